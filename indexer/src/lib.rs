@@ -1,0 +1,1 @@
+//! The indexer: sources in, product generations out (see ARCHITECTURE.md).

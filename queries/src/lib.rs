@@ -1,0 +1,1 @@
+//! Queries and recipes over a storage snapshot (see ARCHITECTURE.md).

@@ -1,0 +1,46 @@
+//! The `semgraph` command line.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+/// An embedded graph database of a company's software.
+#[derive(Parser, Debug)]
+#[command(name = "semgraph", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Show what a store holds: products, areas, node counts, last index runs.
+    Status {
+        /// The store directory.
+        #[arg(long, default_value = ".semgraph")]
+        store: PathBuf,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Status { store } => {
+            if !store.exists() {
+                anyhow::bail!("no store at {} (index something first)", store.display());
+            }
+            let store = semgraph_storage::Store::open_read_only(&store)
+                .with_context(|| format!("opening the store at {}", store.display()))?;
+            print!("{}", semgraph::status::render_status(&store.snapshot())?);
+        }
+    }
+    Ok(())
+}

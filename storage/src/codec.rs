@@ -1,0 +1,283 @@
+//! Key layouts and value encodings: the on-disk format, in one place.
+//!
+//! `docs/storage-format.md` describes every layout written here; a change to either is a
+//! change of [`FORMAT_VERSION`]. Integers in keys are big-endian so that RocksDB's byte
+//! order is numeric order and an id's keys are contiguous.
+
+use bincode::{Decode, Encode};
+use roaring::RoaringBitmap;
+
+use crate::error::{Result, StoreError};
+use crate::model::EdgeKind;
+
+/// The format version written into `meta/format_version`.
+pub(crate) const FORMAT_VERSION: u32 = 1;
+
+/// The version byte that starts every bincode-encoded record.
+const RECORD_VERSION: u8 = 1;
+
+/// Tag of an id list stored as a portable roaring bitmap.
+const IDS_ROARING: u8 = 0;
+/// Tag of an id list stored as a count and delta varints.
+const IDS_DELTA: u8 = 1;
+
+pub(crate) fn bincode_config() -> bincode::config::Configuration {
+    bincode::config::standard()
+}
+
+/// Encodes a record: a version byte, then bincode.
+pub(crate) fn encode_record<T: Encode>(value: &T) -> Vec<u8> {
+    let mut out = vec![RECORD_VERSION];
+    // Encoding into a Vec cannot fail for these plain types.
+    if let Ok(body) = bincode::encode_to_vec(value, bincode_config()) {
+        out.extend_from_slice(&body);
+    }
+    out
+}
+
+/// Decodes a record written by [`encode_record`].
+pub(crate) fn decode_record<T: Decode<()>>(cf: &'static str, bytes: &[u8]) -> Result<T> {
+    match bytes.split_first() {
+        Some((&RECORD_VERSION, body)) => bincode::decode_from_slice(body, bincode_config())
+            .map(|(v, _)| v)
+            .map_err(|e| StoreError::Corrupt {
+                cf,
+                reason: e.to_string(),
+            }),
+        Some((v, _)) => Err(StoreError::Corrupt {
+            cf,
+            reason: format!("unknown record version {v}"),
+        }),
+        None => Err(StoreError::Corrupt {
+            cf,
+            reason: "empty record".into(),
+        }),
+    }
+}
+
+pub(crate) fn id_key(id: u32) -> [u8; 4] {
+    id.to_be_bytes()
+}
+
+pub(crate) fn id_from_key(key: &[u8]) -> Option<u32> {
+    Some(u32::from_be_bytes(key.get(..4)?.try_into().ok()?))
+}
+
+/// `adj_out` / `adj_in` key: node id, edge kind.
+pub(crate) fn adj_key(id: u32, kind: EdgeKind) -> [u8; 5] {
+    let b = id.to_be_bytes();
+    [b[0], b[1], b[2], b[3], kind.code()]
+}
+
+/// `edge_attrs` / `link_edges` key: source, kind, target.
+pub(crate) fn edge_key(src: u32, kind: EdgeKind, dst: u32) -> [u8; 9] {
+    let s = src.to_be_bytes();
+    let d = dst.to_be_bytes();
+    [s[0], s[1], s[2], s[3], kind.code(), d[0], d[1], d[2], d[3]]
+}
+
+pub(crate) fn parse_edge_key(key: &[u8]) -> Option<(u32, EdgeKind, u32)> {
+    if key.len() != 9 {
+        return None;
+    }
+    let src = id_from_key(&key[..4])?;
+    let kind = EdgeKind::from_code(key[4])?;
+    let dst = id_from_key(&key[5..])?;
+    Some((src, kind, dst))
+}
+
+/// `content` key: node id, content kind.
+pub(crate) fn content_key(id: u32, kind: u8) -> [u8; 5] {
+    let b = id.to_be_bytes();
+    [b[0], b[1], b[2], b[3], kind]
+}
+
+/// `links` key: node id, sequence number within the node.
+pub(crate) fn link_decl_key(id: u32, seq: u32) -> [u8; 8] {
+    let a = id.to_be_bytes();
+    let b = seq.to_be_bytes();
+    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
+}
+
+/// The three name indexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NameIndex {
+    /// Exact fully-qualified name.
+    Fqn = b'F' as isize,
+    /// Exact simple name.
+    Simple = b'N' as isize,
+    /// Lowercased simple name and fqn, for case-insensitive prefix search.
+    Lower = b'L' as isize,
+}
+
+/// `names` key: index tag, the name (NUL bytes replaced), `0x00`, node id.
+pub(crate) fn name_key(index: NameIndex, name: &str, id: u32) -> Vec<u8> {
+    let mut key = name_prefix(index, name);
+    key.push(0);
+    key.extend_from_slice(&id.to_be_bytes());
+    key
+}
+
+/// The prefix shared by every `names` key of `index` whose name starts with `name`.
+pub(crate) fn name_prefix(index: NameIndex, name: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(name.len() + 6);
+    key.push(index as u8);
+    key.extend(name.bytes().map(|b| if b == 0 { b' ' } else { b }));
+    key
+}
+
+/// Splits a `names` key into its name and id.
+pub(crate) fn parse_name_key(key: &[u8]) -> Option<(&[u8], u32)> {
+    if key.len() < 6 || key[key.len() - 5] != 0 {
+        return None;
+    }
+    let id = id_from_key(&key[key.len() - 4..])?;
+    Some((&key[1..key.len() - 5], id))
+}
+
+/// `sets` key: run id, set name.
+pub(crate) fn set_key(run: u64, name: &str) -> Vec<u8> {
+    let mut key = run.to_be_bytes().to_vec();
+    key.extend_from_slice(name.as_bytes());
+    key
+}
+
+/// The smallest key after every key that starts with `prefix`, if there is one.
+pub(crate) fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < u8::MAX {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
+}
+
+/// Encodes a set of ids, as a roaring bitmap or a delta-varint list, whichever is smaller.
+pub(crate) fn encode_ids(ids: &RoaringBitmap) -> Vec<u8> {
+    let roaring_len = ids.serialized_size();
+    let mut delta = Vec::with_capacity(1 + ids.len() as usize * 2);
+    delta.push(IDS_DELTA);
+    put_varint(&mut delta, ids.len());
+    let mut prev = 0u32;
+    for (i, id) in ids.iter().enumerate() {
+        let gap = if i == 0 { id } else { id - prev };
+        put_varint(&mut delta, u64::from(gap));
+        prev = id;
+        if delta.len() > roaring_len + 1 {
+            break;
+        }
+    }
+    if delta.len() <= roaring_len + 1 {
+        return delta;
+    }
+    let mut out = Vec::with_capacity(roaring_len + 1);
+    out.push(IDS_ROARING);
+    // Writing into a Vec cannot fail.
+    let _ = ids.serialize_into(&mut out);
+    out
+}
+
+/// Decodes a set of ids written by [`encode_ids`].
+pub(crate) fn decode_ids(cf: &'static str, bytes: &[u8]) -> Result<RoaringBitmap> {
+    let corrupt = |reason: &str| StoreError::Corrupt {
+        cf,
+        reason: reason.to_string(),
+    };
+    match bytes.split_first() {
+        Some((&IDS_ROARING, body)) => {
+            RoaringBitmap::deserialize_from(body).map_err(|e| corrupt(&e.to_string()))
+        }
+        Some((&IDS_DELTA, mut body)) => {
+            let count = get_varint(&mut body).ok_or_else(|| corrupt("truncated id count"))?;
+            let mut ids = Vec::with_capacity(count.min(1 << 20) as usize);
+            let mut prev = 0u64;
+            for i in 0..count {
+                let gap = get_varint(&mut body).ok_or_else(|| corrupt("truncated id list"))?;
+                prev = if i == 0 { gap } else { prev + gap };
+                let id = u32::try_from(prev).map_err(|_| corrupt("id out of range"))?;
+                ids.push(id);
+            }
+            RoaringBitmap::from_sorted_iter(ids).map_err(|_| corrupt("id list not sorted"))
+        }
+        _ => Err(corrupt("unknown id list encoding")),
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(input: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let (&b, rest) = input.split_first()?;
+        *input = rest;
+        if shift > 63 {
+            return None;
+        }
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+        shift += 7;
+    }
+}
+
+/// The RocksDB merge operator of id-list column families: the union of every operand.
+///
+/// Staging writes adjacency and sets as merge operands, flushed in bounded batches; the
+/// union happens in RocksDB, so no process ever holds a whole product's adjacency.
+pub(crate) fn merge_id_lists(
+    _key: &[u8],
+    existing: Option<&[u8]>,
+    operands: &rocksdb::MergeOperands,
+) -> Option<Vec<u8>> {
+    let mut acc = match existing {
+        Some(bytes) => decode_ids("merge", bytes).ok()?,
+        None => RoaringBitmap::new(),
+    };
+    for op in operands {
+        acc |= decode_ids("merge", op).ok()?;
+    }
+    Some(encode_ids(&acc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_lists_round_trip_in_both_encodings() {
+        let sparse: RoaringBitmap = [3u32, 70_000, 9_000_000].into_iter().collect();
+        let dense: RoaringBitmap = (100..50_000u32).collect();
+        for ids in [sparse, dense, RoaringBitmap::new()] {
+            let bytes = encode_ids(&ids);
+            assert_eq!(decode_ids("t", &bytes).expect("decodes"), ids);
+        }
+        let dense: RoaringBitmap = (100..50_000u32).collect();
+        assert_eq!(encode_ids(&dense)[0], IDS_ROARING, "a run is smaller as roaring");
+    }
+
+    #[test]
+    fn name_keys_sort_by_name_then_id_and_parse_back() {
+        let a = name_key(NameIndex::Simple, "foo", 7);
+        let b = name_key(NameIndex::Simple, "foo", 300);
+        let c = name_key(NameIndex::Simple, "foobar", 1);
+        assert!(a < b && b < c);
+        assert_eq!(parse_name_key(&b), Some((&b"foo"[..], 300)));
+    }
+
+    #[test]
+    fn prefix_end_is_the_next_prefix() {
+        assert_eq!(prefix_end(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(prefix_end(&[1, 255]), Some(vec![2]));
+        assert_eq!(prefix_end(&[255]), None);
+    }
+}

@@ -1,0 +1,951 @@
+//! The store: one RocksDB directory, the served generation, and its readers.
+//!
+//! Readers take a [`Snapshot`]: an `Arc` of the served generation (which products, which
+//! node ids are live, the in-memory adjacency) plus the database for nodes, names and
+//! content. A commit builds the next generation beside the current one and swaps it in;
+//! a snapshot keeps answering from the generation it was taken on. Node ids freed by a
+//! re-index are purged and reused only once no snapshot of an older generation is alive,
+//! so a reader never sees a record rewritten under it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Weak};
+
+use bincode::{Decode, Encode};
+use parking_lot::{Mutex, RwLock};
+use roaring::RoaringBitmap;
+use rocksdb::{
+    BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, DBCompressionType,
+    Direction as ScanDirection, IteratorMode, Options, ReadOptions, WriteBatch, WriteOptions, DB,
+};
+
+use crate::adjacency::{Adjacency, Edge};
+use crate::codec::{self, NameIndex};
+use crate::error::{Result, StoreError};
+use crate::link::{self, LinkDecl, UnlinkedRef};
+use crate::model::{
+    ContentKind, EdgeAttrs, EdgeKind, IndexRun, Node, NodeId, NodeKind, ProductId, ProductInfo, RunStatus,
+};
+
+pub(crate) const CF_DEFAULT: &str = "default";
+pub(crate) const CF_META: &str = "meta";
+pub(crate) const CF_NODES: &str = "nodes";
+pub(crate) const CF_NAMES: &str = "names";
+pub(crate) const CF_ADJ_OUT: &str = "adj_out";
+pub(crate) const CF_ADJ_IN: &str = "adj_in";
+pub(crate) const CF_EDGE_ATTRS: &str = "edge_attrs";
+pub(crate) const CF_SETS: &str = "sets";
+pub(crate) const CF_CONTENT: &str = "content";
+pub(crate) const CF_LINKS: &str = "links";
+pub(crate) const CF_LINK_EDGES: &str = "link_edges";
+
+const ALL_CFS: &[&str] = &[
+    CF_DEFAULT,
+    CF_META,
+    CF_NODES,
+    CF_NAMES,
+    CF_ADJ_OUT,
+    CF_ADJ_IN,
+    CF_EDGE_ATTRS,
+    CF_SETS,
+    CF_CONTENT,
+    CF_LINKS,
+    CF_LINK_EDGES,
+];
+
+/// Column families keyed by node id first: purged by id range.
+const ID_KEYED_CFS: &[&str] = &[
+    CF_NODES,
+    CF_ADJ_OUT,
+    CF_ADJ_IN,
+    CF_EDGE_ATTRS,
+    CF_CONTENT,
+    CF_LINKS,
+];
+
+const META_FORMAT: &[u8] = b"format_version";
+const META_CATALOG: &[u8] = b"catalog";
+const META_FREE: &[u8] = b"free";
+const META_RUN_PREFIX: &[u8] = b"run/";
+
+/// The set holding a run's node ids.
+pub(crate) const SET_NODES: &str = "@nodes";
+
+/// The set holding a run's node ids of one kind.
+pub(crate) fn kind_set_name(kind: NodeKind) -> String {
+    format!("@kind:{}", kind.as_str())
+}
+
+/// What the store has committed, persisted whole under `meta/catalog` at every commit.
+#[derive(Clone, Debug, Default, Encode, Decode)]
+pub(crate) struct Catalog {
+    pub(crate) generation: u64,
+    pub(crate) next_id: u32,
+    pub(crate) next_run: u64,
+    pub(crate) next_product: u32,
+    pub(crate) products: Vec<ProductRecord>,
+    pub(crate) retired: Vec<Retired>,
+    pub(crate) staging: Option<Staging>,
+}
+
+#[derive(Clone, Debug, Encode, Decode)]
+pub(crate) struct ProductRecord {
+    pub(crate) id: u32,
+    pub(crate) name: String,
+    pub(crate) area: String,
+    pub(crate) run: u64,
+    pub(crate) node_count: u64,
+}
+
+/// Ids that stopped being live at `generation`; purged once no older snapshot is alive.
+#[derive(Clone, Debug, Encode, Decode)]
+pub(crate) struct Retired {
+    pub(crate) generation: u64,
+    pub(crate) run: Option<u64>,
+    pub(crate) ids: Vec<u8>,
+}
+
+/// An index run in progress; found on open only if the process died during it.
+#[derive(Clone, Debug, Encode, Decode)]
+pub(crate) struct Staging {
+    pub(crate) run: u64,
+    pub(crate) product: u32,
+    pub(crate) started_at_ms: u64,
+}
+
+/// One product in the served generation.
+#[derive(Debug, Clone)]
+pub(crate) struct ProductState {
+    pub(crate) info: ProductInfo,
+    pub(crate) nodes: RoaringBitmap,
+    pub(crate) kinds: Vec<RoaringBitmap>,
+}
+
+/// Everything a reader needs in memory about one generation.
+#[derive(Debug)]
+pub(crate) struct GraphState {
+    pub(crate) generation: u64,
+    pub(crate) products: Vec<ProductState>,
+    pub(crate) live: RoaringBitmap,
+    pub(crate) kinds: Vec<RoaringBitmap>,
+    pub(crate) adjacency: Adjacency,
+    pub(crate) decls: Vec<(u32, LinkDecl)>,
+    pub(crate) links: Vec<Edge>,
+    pub(crate) unlinked: Vec<UnlinkedRef>,
+}
+
+impl GraphState {
+    fn empty() -> Self {
+        GraphState {
+            generation: 0,
+            products: Vec::new(),
+            live: RoaringBitmap::new(),
+            kinds: vec![RoaringBitmap::new(); NodeKind::ALL.len()],
+            adjacency: Adjacency::default(),
+            decls: Vec::new(),
+            links: Vec::new(),
+            unlinked: Vec::new(),
+        }
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) db: DB,
+    pub(crate) path: PathBuf,
+    pub(crate) read_only: bool,
+    pub(crate) served: RwLock<Arc<GraphState>>,
+    /// Older generations, alive while some snapshot holds them.
+    held: Mutex<Vec<Weak<GraphState>>>,
+    /// The committed catalog and free list; locked by the one writer.
+    pub(crate) catalog: Mutex<(Catalog, RoaringBitmap)>,
+    /// The product being indexed, if any.
+    pub(crate) writing: Mutex<Option<String>>,
+}
+
+impl Inner {
+    pub(crate) fn cf(&self, name: &'static str) -> &ColumnFamily {
+        // Every column family in ALL_CFS is created on open, so the handle always exists.
+        self.db
+            .cf_handle(name)
+            .unwrap_or_else(|| unreachable!("column family {name} is opened with the store"))
+    }
+}
+
+/// A semgraph store on disk. Cheap to clone; every clone is the same store.
+#[derive(Clone)]
+pub struct Store {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.inner.path).finish()
+    }
+}
+
+fn cf_options(name: &str, cache: &Cache) -> Options {
+    let mut opts = Options::default();
+    let mut block = BlockBasedOptions::default();
+    block.set_block_cache(cache);
+    block.set_bloom_filter(10.0, false);
+    block.set_cache_index_and_filter_blocks(true);
+    opts.set_block_based_table_factory(&block);
+    opts.set_compression_type(DBCompressionType::Lz4);
+    if matches!(name, CF_ADJ_OUT | CF_ADJ_IN | CF_SETS) {
+        opts.set_merge_operator_associative("semgraph.id_union.v1", codec::merge_id_lists);
+    }
+    if matches!(name, CF_ADJ_OUT | CF_ADJ_IN | CF_NODES | CF_NAMES) {
+        opts.set_write_buffer_size(64 << 20);
+    }
+    opts
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+pub(crate) fn sync_write() -> WriteOptions {
+    let mut w = WriteOptions::default();
+    w.set_sync(true);
+    w
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path` for reading and indexing.
+    ///
+    /// If the last index run died before its commit, its partial data is purged here and
+    /// the run is recorded as interrupted; the previously committed graph is served.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        Self::open_with(path.as_ref(), false)
+    }
+
+    /// Opens an existing store read-only (e.g. while a server process owns it).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
+        Self::open_with(path.as_ref(), true)
+    }
+
+    fn open_with(path: &Path, read_only: bool) -> Result<Store> {
+        let cache = Cache::new_lru_cache(256 << 20);
+        let mut db_opts = Options::default();
+        db_opts.create_if_missing(!read_only);
+        db_opts.create_missing_column_families(!read_only);
+        db_opts.increase_parallelism(2);
+        db_opts.set_max_background_jobs(2);
+        db_opts.set_atomic_flush(true);
+        let descriptors: Vec<ColumnFamilyDescriptor> = ALL_CFS
+            .iter()
+            .map(|&name| ColumnFamilyDescriptor::new(name, cf_options(name, &cache)))
+            .collect();
+        let db = if read_only {
+            // A writer compacting at the same moment can delete a file the manifest still
+            // names; the next attempt reads the newer manifest.
+            let mut attempt = 0;
+            loop {
+                let descriptors: Vec<ColumnFamilyDescriptor> = ALL_CFS
+                    .iter()
+                    .map(|&name| ColumnFamilyDescriptor::new(name, cf_options(name, &cache)))
+                    .collect();
+                match DB::open_cf_descriptors_read_only(&db_opts, path, descriptors, false) {
+                    Err(e) if attempt < 20 && e.to_string().contains("No such file") => {
+                        attempt += 1;
+                        std::thread::sleep(std::time::Duration::from_millis(25));
+                    }
+                    other => break other,
+                }
+            }
+        } else {
+            DB::open_cf_descriptors(&db_opts, path, descriptors)
+        }
+        .map_err(|e| {
+            let msg = e.to_string();
+            if msg.contains("lock") || msg.contains("Resource temporarily unavailable") {
+                StoreError::Locked {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                StoreError::Rocks(e)
+            }
+        })?;
+        let inner = Inner {
+            db,
+            path: path.to_path_buf(),
+            read_only,
+            served: RwLock::new(Arc::new(GraphState::empty())),
+            held: Mutex::new(Vec::new()),
+            catalog: Mutex::new((Catalog::default(), RoaringBitmap::new())),
+            writing: Mutex::new(None),
+        };
+        let store = Store {
+            inner: Arc::new(inner),
+        };
+        store.check_format()?;
+        let (mut catalog, mut free) = store.load_catalog()?;
+        if !read_only {
+            store.recover(&mut catalog, &mut free)?;
+        }
+        let state = store.load_state(&catalog)?;
+        *store.inner.served.write() = Arc::new(state);
+        *store.inner.catalog.lock() = (catalog, free);
+        Ok(store)
+    }
+
+    fn check_format(&self) -> Result<()> {
+        let inner = &self.inner;
+        match inner.db.get_cf(inner.cf(CF_META), META_FORMAT)? {
+            Some(bytes) => {
+                let found =
+                    bytes
+                        .as_slice()
+                        .try_into()
+                        .map(u32::from_be_bytes)
+                        .map_err(|_| StoreError::Corrupt {
+                            cf: CF_META,
+                            reason: "format version is not 4 bytes".into(),
+                        })?;
+                if found != codec::FORMAT_VERSION {
+                    return Err(StoreError::FormatVersion {
+                        found,
+                        expected: codec::FORMAT_VERSION,
+                    });
+                }
+                Ok(())
+            }
+            None if inner.read_only => Err(StoreError::Invalid {
+                what: "store",
+                reason: format!("{} holds no semgraph store", inner.path.display()),
+            }),
+            None => {
+                let mut batch = WriteBatch::default();
+                batch.put_cf(
+                    inner.cf(CF_META),
+                    META_FORMAT,
+                    codec::FORMAT_VERSION.to_be_bytes(),
+                );
+                batch.put_cf(
+                    inner.cf(CF_META),
+                    META_CATALOG,
+                    codec::encode_record(&Catalog::default()),
+                );
+                inner.db.write_opt(batch, &sync_write())?;
+                Ok(())
+            }
+        }
+    }
+
+    fn load_catalog(&self) -> Result<(Catalog, RoaringBitmap)> {
+        let inner = &self.inner;
+        let catalog = match inner.db.get_cf(inner.cf(CF_META), META_CATALOG)? {
+            Some(bytes) => codec::decode_record(CF_META, &bytes)?,
+            None => Catalog::default(),
+        };
+        let free = match inner.db.get_cf(inner.cf(CF_META), META_FREE)? {
+            Some(bytes) => codec::decode_ids(CF_META, &bytes)?,
+            None => RoaringBitmap::new(),
+        };
+        Ok((catalog, free))
+    }
+
+    /// Purges what a dead index run left behind, and every retired id (no reader exists yet).
+    fn recover(&self, catalog: &mut Catalog, free: &mut RoaringBitmap) -> Result<()> {
+        let inner = &self.inner;
+        if let Some(staging) = catalog.staging.take() {
+            let mut live = RoaringBitmap::new();
+            for p in &catalog.products {
+                live |= self.read_set(p.run, SET_NODES)?;
+            }
+            let mut retired = RoaringBitmap::new();
+            for r in &catalog.retired {
+                retired |= codec::decode_ids(CF_META, &r.ids)?;
+            }
+            let mut max_id = catalog.next_id;
+            for &cf in ID_KEYED_CFS {
+                let mut it = inner.db.raw_iterator_cf(inner.cf(cf));
+                it.seek_to_last();
+                if let Some(id) = it.key().and_then(codec::id_from_key) {
+                    max_id = max_id.max(id.saturating_add(1));
+                }
+            }
+            let mut dirty = RoaringBitmap::new();
+            dirty.insert_range(0..max_id);
+            dirty -= &live;
+            dirty -= &retired;
+            tracing::warn!(
+                run = staging.run,
+                dirty = dirty.len(),
+                "an index run died before its commit; purging its partial data"
+            );
+            self.purge_names_by_scan(&dirty)?;
+            self.purge_ids(&dirty, Some(staging.run), false)?;
+            catalog.next_id = max_id;
+            *free = dirty;
+            let run = IndexRun {
+                id: staging.run,
+                product: ProductId(staging.product),
+                started_at_ms: staging.started_at_ms,
+                finished_at_ms: now_ms(),
+                status: RunStatus::Interrupted,
+                counts: Vec::new(),
+                edges: 0,
+                timings: Vec::new(),
+                stats: Vec::new(),
+                warnings: vec![crate::model::Warning {
+                    file: String::new(),
+                    line: None,
+                    message: "the index run stopped before its commit (process killed or crashed); the previous graph stayed served".into(),
+                }],
+            };
+            let mut batch = WriteBatch::default();
+            put_run(inner, &mut batch, &run);
+            put_catalog(inner, &mut batch, catalog, free);
+            inner.db.write_opt(batch, &sync_write())?;
+        }
+        let retired = std::mem::take(&mut catalog.retired);
+        for r in &retired {
+            let ids = codec::decode_ids(CF_META, &r.ids)?;
+            self.purge_ids(&ids, r.run, true)?;
+            *free |= ids;
+        }
+        if !retired.is_empty() {
+            let mut batch = WriteBatch::default();
+            put_catalog(inner, &mut batch, catalog, free);
+            inner.db.write_opt(batch, &sync_write())?;
+        }
+        Ok(())
+    }
+
+    /// Deletes every record of `ids` (and the sets of `run`). With `names_from_records`, the
+    /// name-index entries are found through the node records first.
+    pub(crate) fn purge_ids(
+        &self,
+        ids: &RoaringBitmap,
+        run: Option<u64>,
+        names_from_records: bool,
+    ) -> Result<()> {
+        let inner = &self.inner;
+        if names_from_records {
+            let all: Vec<u32> = ids.iter().collect();
+            for chunk in all.chunks(16_384) {
+                let mut batch = WriteBatch::default();
+                let keys: Vec<[u8; 4]> = chunk.iter().map(|&id| codec::id_key(id)).collect();
+                let values = inner
+                    .db
+                    .batched_multi_get_cf(inner.cf(CF_NODES), keys.iter(), true);
+                for (id, value) in chunk.iter().zip(values) {
+                    if let Some(bytes) = value? {
+                        let node: Node = codec::decode_record(CF_NODES, &bytes)?;
+                        for key in name_keys(&node, *id) {
+                            batch.delete_cf(inner.cf(CF_NAMES), key);
+                        }
+                    }
+                }
+                inner.db.write(batch)?;
+            }
+        }
+        let mut batch = WriteBatch::default();
+        for range in id_ranges(ids) {
+            // Ids are below 2^28, so `range.end` always has a key.
+            let from = codec::id_key(range.start);
+            let to = codec::id_key(range.end);
+            for &cf in ID_KEYED_CFS {
+                batch.delete_range_cf(inner.cf(cf), from, to);
+            }
+            if batch.len() >= 50_000 {
+                inner.db.write(std::mem::take(&mut batch))?;
+            }
+        }
+        if let Some(run) = run {
+            batch.delete_range_cf(
+                inner.cf(CF_SETS),
+                codec::set_key(run, ""),
+                codec::set_key(run + 1, ""),
+            );
+        }
+        inner.db.write(batch)?;
+        Ok(())
+    }
+
+    fn purge_names_by_scan(&self, dirty: &RoaringBitmap) -> Result<()> {
+        let inner = &self.inner;
+        let mut batch = WriteBatch::default();
+        for item in inner.db.iterator_cf(inner.cf(CF_NAMES), IteratorMode::Start) {
+            let (key, _) = item?;
+            if let Some((_, id)) = codec::parse_name_key(&key) {
+                if dirty.contains(id) {
+                    batch.delete_cf(inner.cf(CF_NAMES), &key);
+                }
+            }
+            if batch.len() >= 100_000 {
+                inner.db.write(std::mem::take(&mut batch))?;
+            }
+        }
+        inner.db.write(batch)?;
+        Ok(())
+    }
+
+    pub(crate) fn read_set(&self, run: u64, name: &str) -> Result<RoaringBitmap> {
+        let inner = &self.inner;
+        match inner.db.get_cf(inner.cf(CF_SETS), codec::set_key(run, name))? {
+            Some(bytes) => codec::decode_ids(CF_SETS, &bytes),
+            None => Ok(RoaringBitmap::new()),
+        }
+    }
+
+    fn load_state(&self, catalog: &Catalog) -> Result<GraphState> {
+        let inner = &self.inner;
+        let mut state = GraphState::empty();
+        state.generation = catalog.generation;
+        for p in &catalog.products {
+            let nodes = self.read_set(p.run, SET_NODES)?;
+            let mut kinds = Vec::with_capacity(NodeKind::ALL.len());
+            for &kind in NodeKind::ALL {
+                let set = self.read_set(p.run, &kind_set_name(kind))?;
+                state.kinds[kind.code() as usize] |= &set;
+                kinds.push(set);
+            }
+            state.live |= &nodes;
+            state.products.push(ProductState {
+                info: ProductInfo {
+                    id: ProductId(p.id),
+                    name: p.name.clone(),
+                    area: p.area.clone(),
+                    run: p.run,
+                    node_count: nodes.len(),
+                },
+                nodes,
+                kinds,
+            });
+        }
+        state.products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
+        for item in inner.db.iterator_cf(inner.cf(CF_LINKS), IteratorMode::Start) {
+            let (key, value) = item?;
+            if let Some(id) = codec::id_from_key(&key) {
+                if state.live.contains(id) {
+                    state.decls.push((id, codec::decode_record(CF_LINKS, &value)?));
+                }
+            }
+        }
+        for item in inner.db.iterator_cf(inner.cf(CF_LINK_EDGES), IteratorMode::Start) {
+            let (key, _) = item?;
+            if let Some(edge) = codec::parse_edge_key(&key) {
+                state.links.push(edge);
+            }
+        }
+        state.unlinked = link::resolve(&state.decls).unlinked;
+        let slots = slot_count(&state.live);
+        let live = &state.live;
+        let links = &state.links;
+        let scanned = std::cell::RefCell::new(None::<StoreError>);
+        state.adjacency = Adjacency::build(slots, &|f| {
+            for item in inner.db.iterator_cf(inner.cf(CF_ADJ_OUT), IteratorMode::Start) {
+                let (key, value) = match item {
+                    Ok(kv) => kv,
+                    Err(e) => {
+                        *scanned.borrow_mut() = Some(e.into());
+                        return;
+                    }
+                };
+                let (Some(src), Some(kind)) = (
+                    codec::id_from_key(&key),
+                    key.get(4).and_then(|&c| EdgeKind::from_code(c)),
+                ) else {
+                    continue;
+                };
+                if !live.contains(src) {
+                    continue;
+                }
+                match codec::decode_ids(CF_ADJ_OUT, &value) {
+                    Ok(ids) => ids.iter().for_each(|dst| f((src, kind, dst))),
+                    Err(e) => *scanned.borrow_mut() = Some(e),
+                }
+            }
+            links.iter().for_each(|&e| f(e));
+        })?;
+        if let Some(e) = scanned.into_inner() {
+            return Err(e);
+        }
+        Ok(state)
+    }
+
+    /// A consistent view of the served graph, valid for as long as it is held.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            store: self.clone(),
+            state: self.inner.served.read().clone(),
+        }
+    }
+
+    /// The directory the store lives in.
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Bytes on disk of every file of the store.
+    pub fn disk_bytes(&self) -> Result<u64> {
+        let mut total = 0;
+        for entry in std::fs::read_dir(&self.inner.path)? {
+            let meta = entry?.metadata()?;
+            if meta.is_file() {
+                total += meta.len();
+            }
+        }
+        Ok(total)
+    }
+
+    /// Flushes memtables and compacts every column family (for measuring size on disk).
+    pub fn compact(&self) -> Result<()> {
+        let inner = &self.inner;
+        for &cf in ALL_CFS {
+            inner
+                .db
+                .compact_range_cf(inner.cf(cf), None::<&[u8]>, None::<&[u8]>);
+        }
+        Ok(())
+    }
+
+    /// Swaps in `state` and remembers the old generation while readers hold it.
+    pub(crate) fn publish(&self, state: GraphState) {
+        let old = std::mem::replace(&mut *self.inner.served.write(), Arc::new(state));
+        let mut held = self.inner.held.lock();
+        held.retain(|w| w.strong_count() > 0);
+        held.push(Arc::downgrade(&old));
+    }
+
+    /// The oldest generation some snapshot may still read.
+    pub(crate) fn oldest_held_generation(&self) -> u64 {
+        let current = self.inner.served.read().generation;
+        let mut held = self.inner.held.lock();
+        held.retain(|w| w.strong_count() > 0);
+        held.iter()
+            .filter_map(|w| w.upgrade().map(|s| s.generation))
+            .min()
+            .unwrap_or(current)
+            .min(current)
+    }
+
+    /// Purges retired ids that no snapshot can read any more, and frees them for reuse.
+    pub(crate) fn collect_garbage(&self, catalog: &mut Catalog, free: &mut RoaringBitmap) -> Result<()> {
+        let oldest = self.oldest_held_generation();
+        let (ready, keep): (Vec<Retired>, Vec<Retired>) = std::mem::take(&mut catalog.retired)
+            .into_iter()
+            .partition(|r| r.generation <= oldest);
+        catalog.retired = keep;
+        if ready.is_empty() {
+            return Ok(());
+        }
+        for r in &ready {
+            let ids = codec::decode_ids(CF_META, &r.ids)?;
+            self.purge_ids(&ids, r.run, true)?;
+            *free |= ids;
+        }
+        let mut batch = WriteBatch::default();
+        put_catalog(&self.inner, &mut batch, catalog, free);
+        self.inner.db.write_opt(batch, &sync_write())?;
+        Ok(())
+    }
+}
+
+pub(crate) fn put_catalog(inner: &Inner, batch: &mut WriteBatch, catalog: &Catalog, free: &RoaringBitmap) {
+    batch.put_cf(inner.cf(CF_META), META_CATALOG, codec::encode_record(catalog));
+    batch.put_cf(inner.cf(CF_META), META_FREE, codec::encode_ids(free));
+}
+
+pub(crate) fn put_run(inner: &Inner, batch: &mut WriteBatch, run: &IndexRun) {
+    let mut key = META_RUN_PREFIX.to_vec();
+    key.extend_from_slice(&run.id.to_be_bytes());
+    batch.put_cf(inner.cf(CF_META), key, codec::encode_record(run));
+}
+
+/// The name-index keys of a node.
+pub(crate) fn name_keys(node: &Node, id: u32) -> Vec<Vec<u8>> {
+    let mut keys = vec![
+        codec::name_key(NameIndex::Simple, &node.name, id),
+        codec::name_key(NameIndex::Lower, &node.name.to_lowercase(), id),
+    ];
+    if let Some(fqn) = &node.fqn {
+        keys.push(codec::name_key(NameIndex::Fqn, fqn, id));
+        let lower = fqn.to_lowercase();
+        if lower != node.name.to_lowercase() {
+            keys.push(codec::name_key(NameIndex::Lower, &lower, id));
+        }
+    }
+    keys
+}
+
+/// The contiguous ranges of a bitmap, end exclusive.
+pub(crate) fn id_ranges(ids: &RoaringBitmap) -> Vec<std::ops::Range<u32>> {
+    let mut out: Vec<std::ops::Range<u32>> = Vec::new();
+    for id in ids {
+        match out.last_mut() {
+            Some(r) if r.end == id => r.end = id + 1,
+            _ => out.push(id..id.saturating_add(1)),
+        }
+    }
+    out
+}
+
+/// Adjacency slots needed for `live`: the largest id + 1.
+pub(crate) fn slot_count(live: &RoaringBitmap) -> usize {
+    live.max().map(|m| m as usize + 1).unwrap_or(0)
+}
+
+/// A consistent, read-only view of one generation of the graph.
+///
+/// Everything a snapshot returns comes from the generation it was taken on, even while an
+/// index run commits a newer one.
+#[derive(Clone)]
+pub struct Snapshot {
+    store: Store,
+    state: Arc<GraphState>,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("generation", &self.state.generation)
+            .finish()
+    }
+}
+
+impl Snapshot {
+    fn inner(&self) -> &Inner {
+        &self.store.inner
+    }
+
+    /// The generation number: it changes on every commit.
+    pub fn generation(&self) -> u64 {
+        self.state.generation
+    }
+
+    /// The products served, by name.
+    pub fn products(&self) -> Vec<ProductInfo> {
+        self.state.products.iter().map(|p| p.info.clone()).collect()
+    }
+
+    /// The product called `name`.
+    pub fn product(&self, name: &str) -> Option<ProductInfo> {
+        self.product_state(name).map(|p| p.info.clone())
+    }
+
+    fn product_state(&self, name: &str) -> Option<&ProductState> {
+        self.state.products.iter().find(|p| p.info.name == name)
+    }
+
+    /// The product that owns `node`.
+    pub fn product_of(&self, node: NodeId) -> Option<ProductInfo> {
+        self.state
+            .products
+            .iter()
+            .find(|p| p.nodes.contains(node.0))
+            .map(|p| p.info.clone())
+    }
+
+    /// Every live node id.
+    pub fn live(&self) -> &RoaringBitmap {
+        &self.state.live
+    }
+
+    /// The ids of a product's nodes (empty when the product is unknown).
+    pub fn product_nodes(&self, product: &str) -> RoaringBitmap {
+        self.product_state(product)
+            .map(|p| p.nodes.clone())
+            .unwrap_or_default()
+    }
+
+    /// Every live node of `kind`, across products.
+    pub fn nodes_of_kind(&self, kind: NodeKind) -> &RoaringBitmap {
+        &self.state.kinds[kind.code() as usize]
+    }
+
+    /// The nodes of `kind` in `product`.
+    pub fn product_nodes_of_kind(&self, product: &str, kind: NodeKind) -> RoaringBitmap {
+        self.product_state(product)
+            .map(|p| p.kinds[kind.code() as usize].clone())
+            .unwrap_or_default()
+    }
+
+    /// The in-memory adjacency of this generation (both directions, links included).
+    pub fn adjacency(&self) -> &Adjacency {
+        &self.state.adjacency
+    }
+
+    /// A named set written by an index run (`term:retry`, `public-methods`…), per product.
+    pub fn named_set(&self, product: &str, name: &str) -> Result<RoaringBitmap> {
+        match self.product_state(product) {
+            Some(p) => Ok(self.store.read_set(p.info.run, name)? & &p.nodes),
+            None => Ok(RoaringBitmap::new()),
+        }
+    }
+
+    /// A named set across every product.
+    pub fn named_set_all(&self, name: &str) -> Result<RoaringBitmap> {
+        let mut all = RoaringBitmap::new();
+        for p in &self.state.products {
+            all |= self.store.read_set(p.info.run, name)?;
+        }
+        Ok(all & &self.state.live)
+    }
+
+    /// One node, if live in this generation.
+    pub fn node(&self, id: NodeId) -> Result<Option<Node>> {
+        Ok(self.nodes(&[id])?.pop().flatten())
+    }
+
+    /// Many nodes in one batched read, in the order asked; `None` for ids not live here.
+    pub fn nodes(&self, ids: &[NodeId]) -> Result<Vec<Option<Node>>> {
+        let inner = self.inner();
+        let keys: Vec<[u8; 4]> = ids.iter().map(|id| codec::id_key(id.0)).collect();
+        let values = inner
+            .db
+            .batched_multi_get_cf(inner.cf(CF_NODES), keys.iter(), false);
+        let mut out = Vec::with_capacity(ids.len());
+        for (id, value) in ids.iter().zip(values) {
+            let node = match value? {
+                Some(bytes) if self.state.live.contains(id.0) => {
+                    let mut node: Node = codec::decode_record(CF_NODES, &bytes)?;
+                    node.id = *id;
+                    Some(node)
+                }
+                _ => None,
+            };
+            out.push(node);
+        }
+        Ok(out)
+    }
+
+    fn scan_names(&self, prefix: &[u8], limit: usize) -> Result<Vec<NodeId>> {
+        let inner = self.inner();
+        let mut opts = ReadOptions::default();
+        if let Some(end) = codec::prefix_end(prefix) {
+            opts.set_iterate_upper_bound(end);
+        }
+        let mut out = Vec::new();
+        let iter = inner.db.iterator_cf_opt(
+            inner.cf(CF_NAMES),
+            opts,
+            IteratorMode::From(prefix, ScanDirection::Forward),
+        );
+        for item in iter {
+            let (key, _) = item?;
+            let Some((_, id)) = codec::parse_name_key(&key) else {
+                continue;
+            };
+            if self.state.live.contains(id) && !out.contains(&NodeId(id)) {
+                out.push(NodeId(id));
+                if out.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Nodes whose fully-qualified name is exactly `fqn`.
+    pub fn find_by_fqn(&self, fqn: &str) -> Result<Vec<NodeId>> {
+        let mut prefix = codec::name_prefix(NameIndex::Fqn, fqn);
+        prefix.push(0);
+        self.scan_names(&prefix, usize::MAX)
+    }
+
+    /// Nodes whose simple name is exactly `name`.
+    pub fn find_by_name(&self, name: &str) -> Result<Vec<NodeId>> {
+        let mut prefix = codec::name_prefix(NameIndex::Simple, name);
+        prefix.push(0);
+        self.scan_names(&prefix, usize::MAX)
+    }
+
+    /// Up to `limit` nodes whose simple name or fqn starts with `prefix`, ignoring case,
+    /// in name order.
+    pub fn find_by_prefix(&self, prefix: &str, limit: usize) -> Result<Vec<NodeId>> {
+        let key = codec::name_prefix(NameIndex::Lower, &prefix.to_lowercase());
+        self.scan_names(&key, limit)
+    }
+
+    /// The content of `node` of `kind`, if stored (no entitlement check: callers decide).
+    pub fn content(&self, node: NodeId, kind: ContentKind) -> Result<Option<String>> {
+        if !self.state.live.contains(node.0) {
+            return Ok(None);
+        }
+        let inner = self.inner();
+        let bytes = inner
+            .db
+            .get_cf(inner.cf(CF_CONTENT), codec::content_key(node.0, kind.code()))?;
+        Ok(bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
+    }
+
+    /// Facts about edges (call-site lines…), in one batched read; `None` where none were stored.
+    pub fn edge_attrs(&self, edges: &[(NodeId, EdgeKind, NodeId)]) -> Result<Vec<Option<EdgeAttrs>>> {
+        let inner = self.inner();
+        let keys: Vec<[u8; 9]> = edges
+            .iter()
+            .map(|(s, k, d)| codec::edge_key(s.0, *k, d.0))
+            .collect();
+        let values = inner
+            .db
+            .batched_multi_get_cf(inner.cf(CF_EDGE_ATTRS), keys.iter(), false);
+        values
+            .into_iter()
+            .zip(edges)
+            .map(|(v, (s, _, _))| match v? {
+                Some(bytes) if self.state.live.contains(s.0) => {
+                    Ok(Some(codec::decode_record(CF_EDGE_ATTRS, &bytes)?))
+                }
+                _ => Ok(None),
+            })
+            .collect()
+    }
+
+    /// Link references that did not become edges, across products.
+    pub fn unlinked(&self) -> &[UnlinkedRef] {
+        &self.state.unlinked
+    }
+
+    /// The keys a node answers to or asks for (`(is_anchor, key)`).
+    pub fn link_keys(&self, node: NodeId) -> Vec<(bool, String)> {
+        self.state
+            .decls
+            .iter()
+            .filter(|(n, _)| *n == node.0)
+            .map(|(_, d)| match d {
+                LinkDecl::Anchor { key } => (true, key.clone()),
+                LinkDecl::Ref { key, .. } => (false, key.clone()),
+            })
+            .collect()
+    }
+
+    /// Every recorded index run of `product`, oldest first.
+    pub fn runs(&self, product: ProductId) -> Result<Vec<IndexRun>> {
+        let inner = self.inner();
+        let mut out = Vec::new();
+        let mut opts = ReadOptions::default();
+        if let Some(end) = codec::prefix_end(META_RUN_PREFIX) {
+            opts.set_iterate_upper_bound(end);
+        }
+        for item in inner.db.iterator_cf_opt(
+            inner.cf(CF_META),
+            opts,
+            IteratorMode::From(META_RUN_PREFIX, ScanDirection::Forward),
+        ) {
+            let (_, value) = item?;
+            let run: IndexRun = codec::decode_record(CF_META, &value)?;
+            if run.product == product {
+                out.push(run);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Per edge kind, the number of edges in this generation.
+    pub fn edge_counts(&self) -> HashMap<EdgeKind, u64> {
+        let mut counts = HashMap::new();
+        let adjacency = &self.state.adjacency;
+        for node in &self.state.live {
+            for (kind, _) in adjacency.edges(NodeId(node), crate::model::Direction::Out) {
+                *counts.entry(kind).or_insert(0) += 1;
+            }
+        }
+        counts
+    }
+}

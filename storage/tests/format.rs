@@ -1,0 +1,74 @@
+//! Format compatibility: a store written by format version 1 (committed under
+//! `tests/data/store-v1`, made by `examples/write_format_fixture.rs`) still opens and
+//! answers the same facts. If this fails after a change, the on-disk format changed: bump
+//! the format version and say so in `docs/storage-format.md`.
+
+use std::path::{Path, PathBuf};
+
+use semgraph_storage::{ContentKind, Direction, EdgeKind, NodeKind, Store};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy");
+    for entry in std::fs::read_dir(from).expect("fixture store exists") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy file");
+    }
+}
+
+#[test]
+fn a_committed_v1_store_opens_and_answers() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/store-v1");
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_dir(&fixture, dir.path());
+    let store = Store::open(dir.path()).expect("a v1 store opens");
+    let snap = store.snapshot();
+
+    let names: Vec<(String, String)> = snap.products().into_iter().map(|p| (p.name, p.area)).collect();
+    assert_eq!(
+        names,
+        vec![
+            ("orders".into(), "commerce".into()),
+            ("payments".into(), "finance".into())
+        ]
+    );
+    let method = snap
+        .find_by_fqn("com.acme.orders.OrderService.placeOrder")
+        .expect("lookup");
+    assert_eq!(method.len(), 1);
+    let node = snap.node(method[0]).expect("read").expect("live");
+    assert_eq!(node.kind, NodeKind::Method);
+    assert_eq!(node.attr("signature"), Some("placeOrder(OrderRequest)"));
+    assert_eq!(node.span.map(|s| s.start_line), Some(10));
+    assert_eq!(
+        snap.content(method[0], ContentKind::Source)
+            .expect("content")
+            .as_deref(),
+        Some("public Order placeOrder(OrderRequest r) { ... }")
+    );
+
+    // The HTTP call reaches the payments endpoint through the resolved link.
+    let adj = snap.adjacency();
+    let call: Vec<_> = adj
+        .neighbors(method[0], Direction::Out, EdgeKind::Calls)
+        .collect();
+    assert_eq!(call.len(), 1);
+    let attrs = snap
+        .edge_attrs(&[(method[0], EdgeKind::Calls, call[0])])
+        .expect("attrs");
+    assert_eq!(attrs[0].as_ref().map(|a| a.lines.clone()), Some(vec![14]));
+    let endpoint: Vec<_> = adj
+        .neighbors(call[0], Direction::Out, EdgeKind::Invokes)
+        .collect();
+    assert_eq!(endpoint.len(), 1);
+    let endpoint = snap.node(endpoint[0]).expect("read").expect("live");
+    assert_eq!(endpoint.attr("route"), Some("/api/payments"));
+    assert_eq!(
+        snap.named_set("orders", "term:order").expect("set").len(),
+        1,
+        "named sets survive"
+    );
+    let orders = snap.product("orders").expect("orders");
+    let runs = snap.runs(orders.id).expect("runs");
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].warnings.len(), 1);
+}

@@ -4,5 +4,6 @@
 //! the benchmarks share. Layers point one way: this crate uses `semgraph-queries` and
 //! `semgraph-indexer`, which both stand on `semgraph-storage`.
 
+pub mod index_cmd;
 pub mod scale;
 pub mod status;

@@ -15,6 +15,20 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Index products into a store: from a semgraph.toml, or one product per PATH.
+    Index {
+        /// The store directory (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// A semgraph.toml (default: ./semgraph.toml when no PATH is given).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Index only this product of the config (repeatable).
+        #[arg(long = "product")]
+        products: Vec<String>,
+        /// Repositories to index as one product each, named after their folder.
+        paths: Vec<PathBuf>,
+    },
     /// Show what a store holds: products, areas, node counts, last index runs.
     Status {
         /// The store directory.
@@ -33,6 +47,24 @@ fn main() -> anyhow::Result<()> {
         .init();
     let cli = Cli::parse();
     match cli.command {
+        Command::Index {
+            store,
+            config,
+            products,
+            paths,
+        } => {
+            let request = semgraph::index_cmd::IndexRequest {
+                config,
+                store,
+                products,
+                paths,
+                progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            };
+            let company = semgraph::index_cmd::company_for(&request)?;
+            let reports = semgraph::index_cmd::run_index(&company, request.progress)?;
+            print!("{}", semgraph::index_cmd::render_summary(&reports));
+            println!("\nstore: {}", company.store.display());
+        }
         Command::Status { store } => {
             if !store.exists() {
                 anyhow::bail!("no store at {} (index something first)", store.display());

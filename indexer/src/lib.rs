@@ -9,11 +9,26 @@
 //! - `wiki`: markdown pages → title, headings, links, mention candidates.
 //! - `jira`: Jira search-API JSON → issues.
 //! - `java`: Java sources → types, methods, fields, resolved calls.
+//!
+//! [`Company`] reads `semgraph.toml`; [`index_product`] runs one product into a store.
 
-#![allow(dead_code)]
+mod company;
+mod error;
+mod pipeline;
+mod walk;
 
+// Front-ends: plain facts from one file each, wired into the pipeline as they land.
+#[allow(dead_code)]
 mod config_files;
+#[allow(dead_code)]
 mod java;
+#[allow(dead_code)]
 mod jira;
+#[allow(dead_code)]
 mod sql;
+#[allow(dead_code)]
 mod wiki;
+
+pub use company::{Company, ProductSource, DEFAULT_STORE};
+pub use error::IndexError;
+pub use pipeline::{index_product, NoProgress, ProductReport, Progress};

@@ -1,0 +1,245 @@
+//! Finding a repository's source files, the way its developers see them.
+//!
+//! `.gitignore` rules are honoured (the `ignore` crate), build output and vendored folders
+//! are skipped, symlinks are not followed (no loops, nothing outside the root), and a file
+//! that cannot be indexed — too large, binary, unreadable — becomes a warning with its
+//! reason instead of stopping the run.
+
+use std::path::{Path, PathBuf};
+
+use semgraph_storage::Warning;
+
+/// Folders that hold build output or vendored code, never sources of the product.
+const SKIPPED_DIRS: &[&str] = &[
+    "target",
+    "build",
+    "out",
+    "node_modules",
+    "vendor",
+    "dist",
+    ".gradle",
+    ".mvn",
+    ".idea",
+    ".git",
+    ".semgraph",
+];
+
+/// Files larger than this are skipped with a warning (generated code, data dumps).
+pub(crate) const MAX_SOURCE_BYTES: u64 = 8 << 20;
+
+/// What a file is to the indexer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum SourceKind {
+    /// A `.java` source.
+    Java,
+    /// A `.sql` script.
+    Sql,
+    /// Spring configuration: `.properties`, `.yml`/`.yaml`, `.env`.
+    Config,
+    /// A Maven `pom.xml` or a Gradle build script.
+    BuildFile,
+    /// Any other `.xml` (MyBatis mappers, `web.xml`).
+    Xml,
+    /// A markdown page.
+    Markdown,
+}
+
+/// One file found in a repository.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SourceFile {
+    /// Absolute path.
+    pub(crate) path: PathBuf,
+    /// Path relative to the repository root, with `/` separators.
+    pub(crate) rel: String,
+    /// What it is.
+    pub(crate) kind: SourceKind,
+    /// Size in bytes.
+    pub(crate) size: u64,
+}
+
+fn classify(path: &Path) -> Option<SourceKind> {
+    let name = path.file_name()?.to_str()?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "java" => Some(SourceKind::Java),
+        "sql" => Some(SourceKind::Sql),
+        "properties" | "yml" | "yaml" => Some(SourceKind::Config),
+        "env" => Some(SourceKind::Config),
+        "md" | "markdown" => Some(SourceKind::Markdown),
+        "xml" if name == "pom.xml" => Some(SourceKind::BuildFile),
+        "xml" => Some(SourceKind::Xml),
+        "gradle" | "kts" if name.starts_with("build.gradle") || name.starts_with("settings.gradle") => {
+            Some(SourceKind::BuildFile)
+        }
+        _ if name == ".env" => Some(SourceKind::Config),
+        _ => None,
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Every indexable file under `root`, sorted by relative path.
+pub(crate) fn walk_repo(root: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceFile> {
+    let mut files = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .follow_links(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .require_git(false)
+        .filter_entry(|entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir
+                && entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+        })
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                warnings.push(Warning {
+                    file: relative(root, Path::new(&e.to_string())),
+                    line: None,
+                    message: format!("skipped: {e}"),
+                });
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        let Some(kind) = classify(path) else {
+            continue;
+        };
+        let rel = relative(root, path);
+        let size = match entry.metadata() {
+            Ok(m) => m.len(),
+            Err(e) => {
+                warnings.push(Warning {
+                    file: rel,
+                    line: None,
+                    message: format!("skipped: cannot read its metadata: {e}"),
+                });
+                continue;
+            }
+        };
+        if size > MAX_SOURCE_BYTES {
+            warnings.push(Warning {
+                file: rel,
+                line: None,
+                message: format!(
+                    "skipped: {:.1} MB is over the {} MB limit for a source file (generated?)",
+                    size as f64 / 1e6,
+                    MAX_SOURCE_BYTES >> 20
+                ),
+            });
+            continue;
+        }
+        files.push(SourceFile {
+            path: path.to_path_buf(),
+            rel,
+            kind,
+            size,
+        });
+    }
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    files
+}
+
+/// Reads a source file as text: a BOM is dropped, a binary file or an unreadable one is a
+/// warning, invalid UTF-8 is decoded lossily with a warning (the rest of the file counts).
+pub(crate) fn read_source(file: &SourceFile, warnings: &mut Vec<Warning>) -> Option<String> {
+    let bytes = match std::fs::read(&file.path) {
+        Ok(b) => b,
+        Err(e) => {
+            warnings.push(Warning {
+                file: file.rel.clone(),
+                line: None,
+                message: format!("skipped: cannot read: {e}"),
+            });
+            return None;
+        }
+    };
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        warnings.push(Warning {
+            file: file.rel.clone(),
+            line: None,
+            message: "skipped: binary content in a source file".into(),
+        });
+        return None;
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => Some(text.to_string()),
+        Err(_) => {
+            warnings.push(Warning {
+                file: file.rel.clone(),
+                line: None,
+                message: "not valid UTF-8; decoded with replacement characters".into(),
+            });
+            Some(String::from_utf8_lossy(body).into_owned())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gitignore_build_output_binaries_and_bad_encodings_are_handled() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let write = |rel: &str, bytes: &[u8]| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, bytes).expect("write");
+        };
+        write(".gitignore", b"generated/\n");
+        write("src/main/java/A.java", b"\xEF\xBB\xBFclass A {}");
+        write("src/main/java/Latin.java", b"class L { /* caf\xE9 */ }");
+        write("src/main/java/Bin.java", b"\x00\x01\x02");
+        write("target/classes/B.java", b"class B {}");
+        write("generated/C.java", b"class C {}");
+        write("src/main/resources/application.yml", b"a: 1");
+        write("README.txt", b"not indexed");
+        let mut warnings = Vec::new();
+        let files = walk_repo(root, &mut warnings);
+        let rels: Vec<_> = files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            vec![
+                "src/main/java/A.java",
+                "src/main/java/Bin.java",
+                "src/main/java/Latin.java",
+                "src/main/resources/application.yml"
+            ]
+        );
+        let texts: Vec<_> = files.iter().map(|f| read_source(f, &mut warnings)).collect();
+        assert_eq!(texts[0].as_deref(), Some("class A {}"), "BOM dropped");
+        assert_eq!(texts[1], None, "binary skipped");
+        assert!(texts[2].as_deref().is_some_and(|t| t.contains("caf\u{FFFD}")));
+        let messages: Vec<_> = warnings
+            .iter()
+            .map(|w| format!("{}: {}", w.file, w.message))
+            .collect();
+        assert_eq!(
+            messages,
+            vec![
+                "src/main/java/Bin.java: skipped: binary content in a source file",
+                "src/main/java/Latin.java: not valid UTF-8; decoded with replacement characters"
+            ]
+        );
+    }
+}

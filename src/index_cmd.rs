@@ -1,0 +1,137 @@
+//! `semgraph index`: index products into a store, with progress bars and a summary.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use semgraph_indexer::{index_product, Company, IndexError, ProductReport, Progress};
+use semgraph_storage::Store;
+
+/// What to index, as the command line says it.
+#[derive(Clone, Debug, Default)]
+pub struct IndexRequest {
+    /// `--config`: a `semgraph.toml`.
+    pub config: Option<PathBuf>,
+    /// `--store`: overrides the config's store.
+    pub store: Option<PathBuf>,
+    /// `--product`: only these products of the config.
+    pub products: Vec<String>,
+    /// Paths to index as one product each (when no config is given).
+    pub paths: Vec<PathBuf>,
+    /// Draw progress bars.
+    pub progress: bool,
+}
+
+/// Resolves the request into a company: a config file, `./semgraph.toml`, or the paths.
+pub fn company_for(request: &IndexRequest) -> Result<Company, IndexError> {
+    let default_config = PathBuf::from("semgraph.toml");
+    let mut company = match (&request.config, request.paths.is_empty()) {
+        (Some(file), _) => Company::load(file)?,
+        (None, false) => Company::from_paths(&request.paths, request.store.clone())?,
+        (None, true) if default_config.is_file() => Company::load(&default_config)?,
+        (None, true) => {
+            return Err(IndexError::Config {
+                file: default_config,
+                message: "no semgraph.toml here; pass --config FILE or the paths to index".into(),
+            })
+        }
+    };
+    if let Some(store) = &request.store {
+        company.store = store.clone();
+    }
+    if !request.products.is_empty() {
+        let known = company
+            .products
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>()
+            .join(", ");
+        for name in &request.products {
+            if !company.products.iter().any(|p| &p.name == name) {
+                return Err(IndexError::UnknownProduct {
+                    name: name.clone(),
+                    known,
+                });
+            }
+        }
+        company.products.retain(|p| request.products.contains(&p.name));
+    }
+    Ok(company)
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn planned(&self, _files: u64, bytes: u64) {
+        self.0.set_length(bytes);
+    }
+    fn file_done(&self, bytes: u64) {
+        self.0.inc(bytes);
+    }
+}
+
+/// Indexes every product of `company` into its store, one generation each.
+pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<ProductReport>> {
+    let store = Store::open(&company.store)?;
+    let mut reports = Vec::new();
+    for product in &company.products {
+        let bar = if progress {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template("{prefix:>14} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            bar.set_prefix(product.name.clone());
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let report = index_product(&store, product, &Bar(bar.clone()))?;
+        bar.finish_and_clear();
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+/// The summary printed at the end of `semgraph index`: one row per product, then every
+/// warning with its file.
+pub fn render_summary(reports: &[ProductReport]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| product | files | MB | nodes | edges | links | warnings | seconds |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
+    for r in reports {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {:.2} |",
+            r.product,
+            r.files.values().sum::<u64>(),
+            r.bytes as f64 / 1e6,
+            r.commit.nodes,
+            r.commit.edges,
+            r.commit.links,
+            r.warnings.len(),
+            r.elapsed.as_secs_f64()
+        );
+    }
+    for r in reports {
+        if r.warnings.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\nWarnings for {} ({}):", r.product, r.warnings.len());
+        for w in &r.warnings {
+            match w.line {
+                Some(line) => {
+                    let _ = writeln!(out, "- {}:{}: {}", w.file, line, w.message);
+                }
+                None => {
+                    let _ = writeln!(out, "- {}: {}", w.file, w.message);
+                }
+            }
+        }
+    }
+    out
+}

@@ -14,6 +14,8 @@
 
 mod company;
 mod error;
+#[allow(dead_code)]
+mod keys;
 mod pipeline;
 mod walk;
 

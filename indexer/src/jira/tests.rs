@@ -172,3 +172,45 @@ fn acme_issues_match_expected_rows() {
         ))
     );
 }
+
+/// Does one of `issue`'s candidates (or, for products, its components) cover an EXPECTED.md
+/// mention written `kind:value`? Resolution proper is the pipeline's; this only checks that
+/// the front-end offers a name that can resolve to the row.
+fn covered(issue: &JiraIssue, row: &str) -> bool {
+    let Some((kind, value)) = row.split_once(':') else {
+        return false;
+    };
+    let simple = value.rsplit('.').next().unwrap_or(value);
+    issue.mentions.iter().any(|m| match m {
+        MentionCandidate::Endpoint { verb, path } => kind == "endpoint" && format!("{verb} {path}") == value,
+        MentionCandidate::QualifiedName(name) => {
+            matches!(kind, "type" | "method") && value.ends_with(&format!(".{name}")) || name == value
+        }
+        MentionCandidate::Identifier(name) => match kind {
+            "type" => name == simple,
+            "table" | "routine" => name == value,
+            _ => false,
+        },
+        MentionCandidate::Prefixed { kind: k, value: v } => k == kind && v == value,
+    }) || (kind == "product" && issue.components.iter().any(|c| c == value))
+}
+
+#[test]
+fn acme_issue_mentions_cover_expected_rows() {
+    let export = parse_jira_export("acme-issues.json", &read("fixtures/acme/jira/acme-issues.json"));
+    let mut missing = Vec::new();
+    for row in expected_rows("Jira") {
+        let (Some(key), Some(mentions)) = (row.first(), row.get(4)) else {
+            panic!("bad row {row:?}");
+        };
+        let Some(issue) = export.issues.iter().find(|i| &i.key == key) else {
+            panic!("{key} not parsed");
+        };
+        for mention in mentions.split(", ") {
+            if !covered(issue, mention) {
+                missing.push(format!("{key} {mention}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not covered: {missing:#?}");
+}

@@ -30,6 +30,11 @@ const PREFIX_KINDS: [&str; 12] = [
     "topic", "config",
 ];
 
+/// Words that come before "table" in prose without naming one.
+const NOT_TABLE_NAMES: [&str; 12] = [
+    "the", "a", "an", "this", "that", "each", "every", "same", "one", "its", "their", "own",
+];
+
 /// Last segments that make a dotted word a file name rather than a qualified name.
 const FILE_EXTENSIONS: [&str; 14] = [
     "sql",
@@ -96,7 +101,9 @@ impl Candidates {
 
     fn prose(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
-        for (i, word) in words.iter().enumerate() {
+        for (i, raw_word) in words.iter().enumerate() {
+            // `(POST /api/x)`: the verb may carry the punctuation of the sentence.
+            let word = &raw_word.trim_start_matches(['(', '[', '"', '\'', '`']);
             if HTTP_VERBS.contains(word) {
                 if let Some(path) = words.get(i + 1).and_then(|next| endpoint_path(next)) {
                     self.push(MentionCandidate::Endpoint {
@@ -112,6 +119,17 @@ impl Candidates {
             }
             if word.starts_with('/') || word.contains("://") {
                 continue;
+            }
+            // "the orders table", "the reservations table": the word before names a table.
+            let bare = word.trim_end_matches(['.', ',', ';', ':', ')']);
+            if matches!(bare, "table" | "tables") && i > 0 {
+                if let Some(name) = words.get(i - 1).map(|w| w.trim_matches(['(', '`', '"'])) {
+                    let lowercase = !name.chars().any(|c| c.is_ascii_uppercase());
+                    if is_identifier(name) && lowercase && name.len() >= 2 && !NOT_TABLE_NAMES.contains(&name)
+                    {
+                        self.push(MentionCandidate::Identifier(name.to_owned()));
+                    }
+                }
             }
             for token in
                 word.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))

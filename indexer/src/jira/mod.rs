@@ -128,8 +128,9 @@ pub(crate) fn parse_jira_export(path: &str, text: &str) -> JiraExport {
 #[derive(Deserialize)]
 struct RawIssue {
     key: Option<String>,
+    /// `null` in some exports of issues without visible fields.
     #[serde(default)]
-    fields: RawFields,
+    fields: Option<RawFields>,
 }
 
 #[derive(Deserialize, Default)]
@@ -156,7 +157,7 @@ fn read_issue(raw: Value) -> Result<JiraIssue, String> {
         .key
         .filter(|key| !key.trim().is_empty())
         .ok_or_else(|| "issue without a key".to_owned())?;
-    let f = raw.fields;
+    let f = raw.fields.unwrap_or_default();
     let summary = text_of(&f.summary).unwrap_or_default();
     let description = match &f.description {
         Value::String(text) => text.clone(),

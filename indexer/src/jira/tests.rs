@@ -70,7 +70,7 @@ fn search_response_golden_with_adf_and_malformed_issues() {
 
 #[test]
 fn bare_array_and_single_issue_are_accepted() {
-    let array = parse_jira_export("a.json", r#"[{"key": "A-1"}, {"key": "A-2"}]"#);
+    let array = parse_jira_export("a.json", r#"[{"key": "A-1"}, {"key": "A-2", "fields": null}]"#);
     let keys: Vec<&str> = array.issues.iter().map(|i| i.key.as_str()).collect();
     assert_eq!(keys, ["A-1", "A-2"]);
     let single = parse_jira_export("a.json", r#"{"key": "A-3", "fields": {}}"#);

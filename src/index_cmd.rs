@@ -87,7 +87,7 @@ pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<Produc
         } else {
             ProgressBar::hidden()
         };
-        let report = index_product(&store, product, &Bar(bar.clone()))?;
+        let report = index_product(&store, company, product, &Bar(bar.clone()))?;
         bar.finish_and_clear();
         reports.push(report);
     }

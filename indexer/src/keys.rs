@@ -74,6 +74,11 @@ pub(crate) fn java_type(fqn: &str) -> String {
     format!("type:{fqn}")
 }
 
+/// A Java type, by simple name (for mentions that do not say the package).
+pub(crate) fn java_type_simple(name: &str) -> String {
+    format!("type-name:{name}")
+}
+
 /// A Java method, by `Type.method` fully-qualified name (any overload).
 pub(crate) fn java_method(fqn: &str) -> String {
     format!("method:{fqn}")

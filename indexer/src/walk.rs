@@ -34,8 +34,10 @@ pub(crate) enum SourceKind {
     Java,
     /// A `.sql` script.
     Sql,
-    /// Spring configuration: `.properties`, `.yml`/`.yaml`, `.env`.
+    /// Spring configuration: `application*`/`bootstrap*` YAML, `.properties`, `.env`.
     Config,
+    /// Any other YAML (OpenAPI specs, manifests).
+    Yaml,
     /// A Maven `pom.xml` or a Gradle build script.
     BuildFile,
     /// Any other `.xml` (MyBatis mappers, `web.xml`).
@@ -63,7 +65,11 @@ fn classify(path: &Path) -> Option<SourceKind> {
     match ext {
         "java" => Some(SourceKind::Java),
         "sql" => Some(SourceKind::Sql),
-        "properties" | "yml" | "yaml" => Some(SourceKind::Config),
+        "properties" => Some(SourceKind::Config),
+        "yml" | "yaml" if name.starts_with("application") || name.starts_with("bootstrap") => {
+            Some(SourceKind::Config)
+        }
+        "yml" | "yaml" => Some(SourceKind::Yaml),
         "env" => Some(SourceKind::Config),
         "md" | "markdown" => Some(SourceKind::Markdown),
         "xml" if name == "pom.xml" => Some(SourceKind::BuildFile),

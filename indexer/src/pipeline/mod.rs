@@ -6,14 +6,18 @@
 //! goes wrong with one file is a warning on the run; only a store failure stops it, and
 //! then nothing of the run becomes visible.
 
+mod config;
+mod docs;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use semgraph_storage::{CommitSummary, EdgeKind, NewNode, NodeId, NodeKind, ProductWriter, Store, Warning};
 
-use crate::company::ProductSource;
+use crate::company::{Company, ProductSource};
 use crate::error::IndexError;
+use crate::keys;
 use crate::walk::{self, SourceFile, SourceKind};
 
 /// Receives progress of an index run (the command line draws bars with it).
@@ -93,6 +97,11 @@ fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module
             .rsplit_once('/')
             .map(|(d, _)| d.to_string())
             .unwrap_or_default();
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
         if f.rel.ends_with("pom.xml") {
             let Some(text) = walk::read_source(f, warnings) else {
                 continue;
@@ -104,16 +113,9 @@ fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module
                 deployable: packaging != "pom",
             });
         } else if f.rel.ends_with("build.gradle") || f.rel.ends_with("build.gradle.kts") {
-            let has_sources = files.iter().any(|g| {
-                g.rel.starts_with(&format!(
-                    "{}src/main/",
-                    if dir.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{dir}/")
-                    }
-                ))
-            });
+            let has_sources = files
+                .iter()
+                .any(|g| g.rel.starts_with(&format!("{prefix}src/main/")));
             modules.push(Module {
                 dir,
                 artifact: None,
@@ -126,32 +128,39 @@ fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module
     modules
 }
 
-/// Indexes one product into `store` as a new generation and commits it.
+/// Indexes one product of `company` into `store` as a new generation and commits it.
 pub fn index_product(
     store: &Store,
+    company: &Company,
     product: &ProductSource,
     progress: &dyn Progress,
 ) -> Result<ProductReport, IndexError> {
     let started = Instant::now();
     let mut w = store.begin(&product.name, &product.area)?;
-    let mut report = ProductRun::new(&product.name);
-    let product_node =
-        w.add_node(NewNode::new(NodeKind::Product, &product.name).attr("area", &product.area))?;
+    let mut run = ProductRun {
+        product_names: company.products.iter().map(|p| p.name.clone()).collect(),
+        ..ProductRun::default()
+    };
+    let product_node = run.add(
+        &mut w,
+        NewNode::new(NodeKind::Product, &product.name)
+            .fqn(&product.name)
+            .attr("area", &product.area),
+    )?;
+    w.add_anchor(product_node, &keys::product(&product.name))?;
 
     let walk_started = Instant::now();
     let mut repos = Vec::new();
     for root in &product.repos {
-        let mut warnings = Vec::new();
         if !root.is_dir() {
-            report.warnings.push(Warning {
+            run.warnings.push(Warning {
                 file: root.display().to_string(),
                 line: None,
                 message: "skipped: the repository path is not a folder".into(),
             });
             continue;
         }
-        let files = walk::walk_repo(root, &mut warnings);
-        report.warnings.extend(warnings);
+        let files = walk::walk_repo(root, &mut run.warnings);
         repos.push((root.clone(), files));
     }
     let (count, bytes) = repos
@@ -161,57 +170,75 @@ pub fn index_product(
     progress.planned(count, bytes);
     w.record_timing("walk", walk_started.elapsed());
 
+    let repo_started = Instant::now();
     for (root, files) in &repos {
-        report.index_repo(&mut w, product_node, root, files, progress)?;
+        run.index_repo(&mut w, product_node, root, files, progress)?;
     }
+    w.record_timing("code", repo_started.elapsed());
 
-    for warning in &report.warnings {
+    let docs_started = Instant::now();
+    for folder in &product.wiki {
+        docs::index_wiki(&mut run, &mut w, product_node, folder)?;
+    }
+    docs::index_jira(&mut run, &mut w, company, product, product_node)?;
+    w.record_timing("docs", docs_started.elapsed());
+
+    for warning in &run.warnings {
         w.warn(warning.clone());
     }
-    for (name, value) in &report.stats {
+    for (name, value) in &run.stats {
         w.record_stat(name, *value);
     }
-    let commit_started = Instant::now();
-    w.record_timing("total-before-commit", started.elapsed());
     let commit = w.commit()?;
-    tracing::debug!(product = %product.name, commit_ms = commit_started.elapsed().as_millis() as u64, "committed");
     Ok(ProductReport {
         product: product.name.clone(),
-        files: report.files,
-        bytes: report.bytes,
-        nodes: report.nodes,
-        stats: report.stats,
-        warnings: report.warnings,
+        files: run.files,
+        bytes: run.bytes,
+        nodes: run.nodes,
+        stats: run.stats,
+        warnings: run.warnings,
         elapsed: started.elapsed(),
         commit,
     })
 }
 
 /// The state of one run while it writes.
+#[derive(Default)]
 struct ProductRun {
     files: BTreeMap<String, u64>,
     bytes: u64,
     nodes: BTreeMap<String, u64>,
     stats: BTreeMap<String, u64>,
     warnings: Vec<Warning>,
+    /// Service names of this product (for attributing tickets).
+    services: Vec<String>,
+    /// Every product of the company (mentions of product names).
+    product_names: Vec<String>,
 }
 
 impl ProductRun {
-    fn new(_product: &str) -> Self {
-        ProductRun {
-            files: BTreeMap::new(),
-            bytes: 0,
-            nodes: BTreeMap::new(),
-            stats: BTreeMap::new(),
-            warnings: Vec::new(),
-        }
-    }
-
     fn add(&mut self, w: &mut ProductWriter, node: NewNode) -> Result<NodeId, IndexError> {
         if let Some(kind) = node.kind {
             *self.nodes.entry(kind.as_str().to_string()).or_default() += 1;
         }
         Ok(w.add_node(node)?)
+    }
+
+    fn bump_file(&mut self, kind: &str, bytes: u64) {
+        *self.files.entry(kind.to_string()).or_default() += 1;
+        self.bytes += bytes;
+    }
+
+    fn stat(&mut self, name: &str, value: u64) {
+        *self.stats.entry(name.to_string()).or_default() += value;
+    }
+
+    fn warn(&mut self, file: &str, line: Option<u32>, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            file: file.to_string(),
+            line: line.filter(|&l| l > 0),
+            message: message.into(),
+        });
     }
 
     fn index_repo(
@@ -244,11 +271,19 @@ impl ProductRun {
                 deployable: true,
             });
         }
+
+        // Config first: a module's `spring.application.name` names its service.
+        let configs = config::read_configs(self, files);
         let mut services: BTreeMap<String, NodeId> = BTreeMap::new();
         for m in modules.iter().filter(|m| m.deployable) {
-            let name = m
-                .artifact
+            let in_module: Vec<&config::ParsedConfig> = configs
+                .iter()
+                .filter(|c| module_of(&modules, &c.file.rel).map(|o| &o.dir) == Some(&m.dir))
+                .collect();
+            let app_name = config::application_name(&in_module);
+            let name = app_name
                 .clone()
+                .or_else(|| m.artifact.clone())
                 .or_else(|| {
                     m.dir
                         .rsplit('/')
@@ -258,37 +293,55 @@ impl ProductRun {
                 })
                 .unwrap_or_else(|| repo_name.clone());
             let mut node = NewNode::new(NodeKind::Service, &name)
-                .attr("module", if m.dir.is_empty() { "." } else { &m.dir });
+                .fqn(&name)
+                .attr("module", if m.dir.is_empty() { "." } else { &m.dir })
+                .attr("repo", &repo_name);
             if let Some(a) = &m.artifact {
                 node = node.attr("artifact", a);
+            }
+            if app_name.is_some() {
+                node = node.attr("application-name", &name);
             }
             let id = self.add(w, node)?;
             w.add_edge(repo, EdgeKind::Contains, id)?;
             services.insert(m.dir.clone(), id);
+            self.services.push(name);
         }
 
+        let mut file_nodes: BTreeMap<String, NodeId> = BTreeMap::new();
         for f in files {
             let kind = match f.kind {
                 SourceKind::Java => "java",
                 SourceKind::Sql => "sql",
                 SourceKind::Config => "config",
+                SourceKind::Yaml => "yaml",
                 SourceKind::BuildFile => "build",
                 SourceKind::Xml => "xml",
                 SourceKind::Markdown => "markdown",
             };
-            *self.files.entry(kind.to_string()).or_default() += 1;
-            self.bytes += f.size;
+            self.bump_file(kind, f.size);
             let parent = module_of(&modules, &f.rel)
                 .and_then(|m| services.get(&m.dir).copied())
                 .unwrap_or(repo);
             let file = self.add(
                 w,
                 NewNode::new(NodeKind::File, &f.rel)
+                    .fqn(format!("{repo_name}/{}", f.rel))
                     .attr("repo", &repo_name)
                     .attr("language", kind)
                     .attr("bytes", f.size.to_string()),
             )?;
             w.add_edge(parent, EdgeKind::Contains, file)?;
+            file_nodes.insert(f.rel.clone(), file);
+        }
+
+        for c in &configs {
+            if let Some(&file) = file_nodes.get(&c.file.rel) {
+                config::write_config(self, w, file, c)?;
+            }
+            progress.file_done(c.file.size);
+        }
+        for f in files.iter().filter(|f| f.kind != SourceKind::Config) {
             progress.file_done(f.size);
         }
         Ok(())
@@ -296,60 +349,4 @@ impl ProductRun {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pom_values_skip_the_parent_block() {
-        let pom = "<project><parent><artifactId>acme-parent</artifactId></parent>\
-                   <artifactId>orders-service</artifactId><packaging>jar</packaging></project>";
-        assert_eq!(pom_value(pom, "artifactId").as_deref(), Some("orders-service"));
-        assert_eq!(pom_value(pom, "packaging").as_deref(), Some("jar"));
-        assert_eq!(pom_value(pom, "modules"), None);
-    }
-
-    #[test]
-    fn the_fixture_orders_repo_has_two_services_and_files_land_in_them() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let store = Store::open(dir.path()).expect("store");
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/acme/orders");
-        let product = ProductSource {
-            name: "orders".into(),
-            area: "commerce".into(),
-            repos: vec![repo],
-            wiki: Vec::new(),
-            jira: Vec::new(),
-        };
-        let report = index_product(&store, &product, &NoProgress).expect("indexes");
-        assert!(
-            report.files.get("java").copied().unwrap_or(0) >= 50,
-            "{:?}",
-            report.files
-        );
-        let snap = store.snapshot();
-        let services = snap.product_nodes_of_kind("orders", NodeKind::Service);
-        let ids: Vec<NodeId> = services.iter().map(NodeId).collect();
-        let mut names: Vec<String> = snap
-            .nodes(&ids)
-            .expect("read")
-            .into_iter()
-            .flatten()
-            .map(|n| n.name)
-            .collect();
-        names.sort();
-        assert_eq!(names, vec!["orders-scheduler", "orders-service"]);
-        // A scheduler source file hangs under the scheduler service.
-        let file = snap
-            .find_by_name(
-                "orders-scheduler/src/main/java/com/acme/orders/scheduler/OrdersSchedulerApplication.java",
-            )
-            .expect("lookup");
-        assert_eq!(file.len(), 1, "the scheduler's main class file is indexed");
-        let parent: Vec<NodeId> = snap
-            .adjacency()
-            .neighbors(file[0], semgraph_storage::Direction::In, EdgeKind::Contains)
-            .collect();
-        let parent = snap.node(parent[0]).expect("read").expect("live");
-        assert_eq!(parent.name, "orders-scheduler");
-    }
-}
+mod tests;

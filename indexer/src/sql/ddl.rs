@@ -12,10 +12,52 @@ use sqlparser::ast::{
 use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect};
 use sqlparser::parser::Parser;
 
+use super::scan;
 use super::{AlterOp, Column, ForeignKey, Index, IndexMethod, SchemaStatement, SqlDialect, Statement, Table};
+
+/// Blanks out header words sqlparser does not know — H2's `CACHED`/`MEMORY` tables, MySQL's
+/// `CREATE FULLTEXT|SPATIAL INDEX`, PostgreSQL's `ON ONLY` — with spaces, so every line and
+/// column sqlparser reports stays where it was. Returns the text and the index method the
+/// removed words meant.
+fn normalise(statement: &Statement) -> (Option<String>, Option<IndexMethod>) {
+    let text = statement.text.as_str();
+    let head_end = text.find('(').unwrap_or(text.len());
+    let toks = scan::tokenize(text.get(..head_end).unwrap_or_default(), false);
+    let mut blank = Vec::new();
+    let mut method = None;
+    for (i, t) in toks.iter().enumerate() {
+        let next_is = |kw: &str| toks.get(i + 1).is_some_and(|n| n.is(kw));
+        let prev_is = |kw: &str| i.checked_sub(1).is_some_and(|p| toks[p].is(kw));
+        if (t.is("cached") || t.is("memory")) && next_is("table") {
+            blank.push((t.start, t.end));
+        } else if (t.is("fulltext") || t.is("spatial")) && next_is("index") {
+            method = Some(if t.is("fulltext") {
+                IndexMethod::FullText
+            } else {
+                IndexMethod::Spatial
+            });
+            blank.push((t.start, t.end));
+        } else if t.is("only") && prev_is("on") {
+            blank.push((t.start, t.end));
+        }
+    }
+    if blank.is_empty() {
+        return (None, method);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for (start, end) in blank {
+        for b in bytes.get_mut(start..end).into_iter().flatten() {
+            *b = b' ';
+        }
+    }
+    // Only ASCII words were replaced by ASCII spaces, so the text is still UTF-8.
+    (String::from_utf8(bytes).ok(), method)
+}
 
 /// Parses one statement, trying the file's dialect first; the error is the first dialect's.
 fn parse(statement: &Statement, dialect: SqlDialect) -> Result<ast::Statement, String> {
+    let (normalised, _) = normalise(statement);
+    let text = normalised.as_deref().unwrap_or(&statement.text);
     let order: &[&dyn Dialect] = match dialect {
         SqlDialect::Postgres => &[&PostgreSqlDialect {}, &GenericDialect {}],
         SqlDialect::MySql => &[&MySqlDialect {}, &GenericDialect {}],
@@ -24,7 +66,7 @@ fn parse(statement: &Statement, dialect: SqlDialect) -> Result<ast::Statement, S
     };
     let mut first_error = None;
     for d in order {
-        match Parser::parse_sql(*d, &statement.text) {
+        match Parser::parse_sql(*d, text) {
             Ok(mut parsed) if parsed.len() == 1 => return Ok(parsed.remove(0)),
             Ok(parsed) => {
                 first_error.get_or_insert_with(|| format!("expected one statement, found {}", parsed.len()));
@@ -325,7 +367,9 @@ pub(super) fn create_index(
         table: split_name(&ci.table_name).1,
         columns: index_columns(&ci.columns),
         unique: ci.unique,
-        method: method(ci.using.as_ref()),
+        method: normalise(statement)
+            .1
+            .unwrap_or_else(|| method(ci.using.as_ref())),
         line: statement.line,
     })])
 }
@@ -382,9 +426,12 @@ pub(super) fn alter_table(
                 let (RenameTableNameKind::As(n) | RenameTableNameKind::To(n)) = table_name;
                 ops.push(AlterOp::RenameTable(split_name(n).1));
             }
-            AlterTableOperation::DropConstraint { name, .. } => {
+            AlterTableOperation::DropConstraint { name, .. }
+            | AlterTableOperation::DropForeignKey { name, .. }
+            | AlterTableOperation::DropIndex { name } => {
                 ops.push(AlterOp::DropConstraint(name.value.clone()));
             }
+            AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::AddPrimaryKey(Vec::new())),
             AlterTableOperation::AlterColumn { column_name, op } => {
                 let col = column_name.value.clone();
                 match op {
@@ -418,6 +465,14 @@ pub(super) fn alter_table(
                 ops.push(replace_column(statement, old_name, new_name, data_type, options));
             }
             _ => {}
+        }
+    }
+    // `ADD FULLTEXT INDEX` reaches sqlparser with FULLTEXT blanked out (see `normalise`).
+    if let Some(m) = normalise(statement).1 {
+        for op in &mut ops {
+            if let AlterOp::AddIndex(ix) = op {
+                ix.method = m.clone();
+            }
         }
     }
     Ok(vec![SchemaStatement::AlterTable { table, ops }])

@@ -277,7 +277,7 @@ pub(crate) enum AlterOp {
     SetDefault(String, Option<String>),
     /// `ALTER COLUMN … TYPE`.
     SetType(String, String),
-    /// `ADD PRIMARY KEY`.
+    /// `ADD PRIMARY KEY`; `DROP PRIMARY KEY` sets an empty key.
     AddPrimaryKey(Vec<String>),
     /// `ADD UNIQUE`.
     AddUnique(Vec<String>),

@@ -812,3 +812,23 @@ fn later_alters_change_the_table_and_drops_remove_it() {
         "table b @1\n  id INT not null @1\n  name TEXT not null @1\n  pk (id)\nindex ix_a on b (name) BTree @2"
     );
 }
+
+#[test]
+fn header_words_sqlparser_lacks_are_blanked_not_fatal() {
+    let text = "CREATE CACHED TABLE t (id INT IDENTITY PRIMARY KEY, a TEXT, b TEXT);\n\
+        CREATE FULLTEXT INDEX ft_a ON t (a);\n\
+        ALTER TABLE t ADD FULLTEXT INDEX ft_b (b);\n\
+        CREATE INDEX ix_d ON ONLY t USING hash (lower(a));\n\
+        ALTER TABLE t ADD CONSTRAINT fk_x FOREIGN KEY (a) REFERENCES u (a);\n\
+        ALTER TABLE t DROP FOREIGN KEY fk_x;\n\
+        ALTER TABLE t OWNER TO postgres;\n";
+    let file = parse_schema_file("x.sql", text, SqlDialect::MySql);
+    assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+    let mut schema = Schema::default();
+    schema.apply(&file);
+    assert_eq!(
+        render(&schema).trim(),
+        "table t @1\n  id INT not null identity @1\n  a TEXT @1\n  b TEXT @1\n  pk (id)\n\
+         index ft_a on t (a) FullText @2\nindex ft_b on t (b) FullText @3\nindex ix_d on t (lower(a)) Hash @4"
+    );
+}

@@ -1,0 +1,834 @@
+//! Tests of the SQL front-end: a fixture per dialect rendered and compared whole, the fixture
+//! company checked against the tables of its `EXPECTED.md`, and hostile inputs.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(rel: &str) -> String {
+    let path = repo_root().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn access(a: Access) -> &'static str {
+    match a {
+        Access::Read => "read",
+        Access::Write => "write",
+    }
+}
+
+fn touches(list: &[(String, Access)]) -> String {
+    list.iter()
+        .map(|(t, a)| format!("{t}:{}", access(*a)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One line per fact, in the schema's order; `@n` is the line number.
+fn render(schema: &Schema) -> String {
+    let mut out = String::new();
+    for t in schema.tables() {
+        let qualified = match &t.schema {
+            Some(s) => format!("{s}.{}", t.name),
+            None => t.name.clone(),
+        };
+        let _ = writeln!(out, "table {qualified} @{}", t.line);
+        for c in &t.columns {
+            let mut line = format!("  {} {}", c.name, c.data_type);
+            if !c.nullable {
+                line.push_str(" not null");
+            }
+            if let Some(d) = &c.default {
+                let _ = write!(line, " default {d}");
+            }
+            if c.identity {
+                line.push_str(" identity");
+            }
+            let _ = writeln!(out, "{line} @{}", c.line);
+        }
+        if !t.primary_key.is_empty() {
+            let _ = writeln!(out, "  pk ({})", t.primary_key.join(", "));
+        }
+        for u in &t.unique_keys {
+            let _ = writeln!(out, "  unique ({})", u.join(", "));
+        }
+        for fk in &t.foreign_keys {
+            let target = match &fk.ref_schema {
+                Some(s) => format!("{s}.{}", fk.ref_table),
+                None => fk.ref_table.clone(),
+            };
+            let _ = writeln!(
+                out,
+                "  fk {} ({}) -> {target} ({}) @{}",
+                fk.name.as_deref().unwrap_or("-"),
+                fk.columns.join(", "),
+                fk.ref_columns.join(", "),
+                fk.line
+            );
+        }
+        if let Some(p) = &t.partition_of {
+            let _ = writeln!(out, "  partition of {p}");
+        }
+        if let Some(p) = &t.partition_by {
+            let _ = writeln!(out, "  partition by {p}");
+        }
+        if !t.inherits.is_empty() {
+            let _ = writeln!(out, "  inherits {}", t.inherits.join(", "));
+        }
+    }
+    for i in schema.indexes() {
+        let _ = writeln!(
+            out,
+            "index {} on {} ({}){} {:?} @{}",
+            i.name.as_deref().unwrap_or("-"),
+            i.table,
+            i.columns.join(", "),
+            if i.unique { " unique" } else { "" },
+            i.method,
+            i.line
+        );
+    }
+    for v in schema.views() {
+        let _ = writeln!(out, "view {} reads {} @{}", v.name, v.reads.join(", "), v.line);
+    }
+    for t in schema.triggers() {
+        let events: Vec<String> = t.events.iter().map(|e| format!("{e:?}")).collect();
+        let _ = writeln!(
+            out,
+            "trigger {} on {} {:?} {} function {} touches {} @{}",
+            t.name,
+            t.table,
+            t.timing,
+            events.join("|"),
+            t.function.as_deref().unwrap_or("-"),
+            touches(&t.touches),
+            t.line
+        );
+    }
+    for r in schema.routines() {
+        let _ = writeln!(
+            out,
+            "routine {} {:?} touches {} @{}",
+            r.name,
+            r.kind,
+            touches(&r.touches),
+            r.line
+        );
+    }
+    out
+}
+
+/// Parses and applies `files` (repository-relative) in Flyway order.
+fn schema_of(files: &[&str]) -> (Schema, Vec<SchemaFile>) {
+    let paths: Vec<String> = files.iter().map(|f| (*f).to_owned()).collect();
+    let mut schema = Schema::default();
+    let mut parsed = Vec::new();
+    for path in flyway_order(&paths) {
+        let text = read(&path);
+        let file = parse_schema_file(&path, &text, detect_dialect(&path, &text));
+        schema.apply(&file);
+        parsed.push(file);
+    }
+    (schema, parsed)
+}
+
+fn check(files: &[&str], expect: &str) {
+    let (schema, parsed) = schema_of(files);
+    let mut actual = render(&schema);
+    if parsed.iter().any(|f| !f.warnings.is_empty()) {
+        actual.push('\n');
+    }
+    for file in &parsed {
+        for w in &file.warnings {
+            let _ = writeln!(actual, "warning @{}: {}", w.line, w.message);
+        }
+    }
+    assert_eq!(actual.trim(), expect.trim(), "\n--- actual ---\n{actual}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The fixture company, against the tables of its EXPECTED.md.
+
+const ACME_PRODUCTS: &[(&str, &[&str])] = &[
+    (
+        "orders",
+        &[
+            "fixtures/acme/orders/orders-service/src/main/resources/db/migration/V3__audit_trigger.sql",
+            "fixtures/acme/orders/orders-service/src/main/resources/db/migration/V1__init.sql",
+            "fixtures/acme/orders/orders-service/src/main/resources/db/migration/V2__shipping.sql",
+        ],
+    ),
+    (
+        "payments",
+        &["fixtures/acme/payments/src/main/resources/db/schema-mysql.sql"],
+    ),
+    (
+        "inventory",
+        &["fixtures/acme/inventory/src/main/resources/schema.sql"],
+    ),
+    (
+        "notifications",
+        &["fixtures/acme/notifications/src/main/resources/schema.sql"],
+    ),
+];
+
+/// The rows of the markdown table under `## {section}`, header and separator dropped.
+fn expected_rows(section: &str) -> Vec<Vec<String>> {
+    let text = read("fixtures/acme/EXPECTED.md");
+    let heading = format!("## {section}");
+    let mut lines = text.lines().skip_while(|l| l.trim() != heading).skip(1);
+    let mut rows = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.trim();
+        if line.starts_with("## ") {
+            break;
+        }
+        if !line.starts_with('|') {
+            continue;
+        }
+        let cells: Vec<String> = line
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_owned())
+            .collect();
+        rows.push(cells);
+    }
+    assert!(rows.len() > 2, "section {section} has no table");
+    rows.drain(..2);
+    rows
+}
+
+fn joined<S: AsRef<str>>(items: &[S]) -> String {
+    items.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ")
+}
+
+fn sorted(mut rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    rows.sort();
+    rows
+}
+
+fn acme() -> Vec<(&'static str, Schema)> {
+    ACME_PRODUCTS
+        .iter()
+        .map(|(product, files)| {
+            let (schema, parsed) = schema_of(files);
+            for file in &parsed {
+                assert!(file.warnings.is_empty(), "{product}: {:?}", file.warnings);
+            }
+            (*product, schema)
+        })
+        .collect()
+}
+
+#[test]
+fn acme_dialects_are_detected_from_names_and_hints() {
+    let dialect = |path: &str| detect_dialect(path, &read(path));
+    assert_eq!(dialect(ACME_PRODUCTS[0].1[1]), SqlDialect::Postgres);
+    assert_eq!(dialect(ACME_PRODUCTS[1].1[0]), SqlDialect::MySql);
+    assert_eq!(dialect(ACME_PRODUCTS[2].1[0]), SqlDialect::H2);
+    assert_eq!(dialect(ACME_PRODUCTS[3].1[0]), SqlDialect::Postgres);
+}
+
+#[test]
+fn acme_tables_match_expected() {
+    let mut actual = Vec::new();
+    for (product, schema) in acme() {
+        for t in schema.tables() {
+            let columns: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+            actual.push(vec![
+                product.to_owned(),
+                t.name.clone(),
+                joined(&columns),
+                joined(&t.primary_key),
+            ]);
+        }
+    }
+    assert_eq!(sorted(actual), sorted(expected_rows("Tables")));
+}
+
+#[test]
+fn acme_foreign_keys_match_expected() {
+    let mut actual = Vec::new();
+    for (_, schema) in acme() {
+        for t in schema.tables() {
+            for fk in &t.foreign_keys {
+                actual.push(vec![t.name.clone(), joined(&fk.columns), fk.ref_table.clone()]);
+            }
+        }
+    }
+    assert_eq!(sorted(actual), sorted(expected_rows("Foreign keys")));
+}
+
+#[test]
+fn acme_indexes_match_expected() {
+    let mut actual = Vec::new();
+    for (_, schema) in acme() {
+        for i in schema.indexes() {
+            let Some(name) = &i.name else { continue };
+            let unique = if i.unique { "yes" } else { "no" };
+            actual.push(vec![
+                i.table.clone(),
+                name.clone(),
+                joined(&i.columns),
+                unique.to_owned(),
+            ]);
+        }
+    }
+    assert_eq!(sorted(actual), sorted(expected_rows("Indexes")));
+}
+
+#[test]
+fn acme_triggers_match_expected() {
+    let mut actual = Vec::new();
+    for (_, schema) in acme() {
+        for t in schema.triggers() {
+            let timing = match t.timing {
+                TriggerTiming::Before => "BEFORE",
+                TriggerTiming::After => "AFTER",
+                TriggerTiming::InsteadOf => "INSTEAD OF",
+            };
+            let events: Vec<String> = t
+                .events
+                .iter()
+                .map(|e| format!("{e:?}").to_ascii_uppercase())
+                .collect();
+            let tables: Vec<&str> = t.touches.iter().map(|(table, _)| table.as_str()).collect();
+            actual.push(vec![
+                t.table.clone(),
+                t.name.clone(),
+                timing.to_owned(),
+                joined(&events),
+                joined(&tables),
+            ]);
+        }
+    }
+    assert_eq!(sorted(actual), sorted(expected_rows("Triggers")));
+}
+
+#[test]
+fn acme_views_match_expected() {
+    let mut actual = Vec::new();
+    for (_, schema) in acme() {
+        for v in schema.views() {
+            actual.push(vec![v.name.clone(), joined(&v.reads)]);
+        }
+    }
+    assert_eq!(sorted(actual), sorted(expected_rows("Views")));
+}
+
+#[test]
+fn acme_routines_match_expected() {
+    let mut actual = Vec::new();
+    for (_, schema) in acme() {
+        for r in schema.routines() {
+            let kind = match r.kind {
+                RoutineKind::Function => "function",
+                RoutineKind::Procedure => "procedure",
+            };
+            let mut tables: Vec<&str> = r.touches.iter().map(|(table, _)| table.as_str()).collect();
+            tables.dedup();
+            actual.push(vec![r.name.clone(), kind.to_owned(), joined(&tables)]);
+        }
+    }
+    assert_eq!(sorted(actual), sorted(expected_rows("Routines")));
+}
+
+#[test]
+fn acme_payments_foreign_key_keeps_the_orders_db_qualifier() {
+    let (schema, _) = schema_of(ACME_PRODUCTS[1].1);
+    let payments = schema.table("payments").expect("payments table");
+    let fk = &payments.foreign_keys[0];
+    assert_eq!(
+        (fk.ref_schema.as_deref(), fk.ref_table.as_str()),
+        (Some("orders_db"), "orders")
+    );
+    let col = &payments.columns[9];
+    assert_eq!(
+        (
+            col.name.as_str(),
+            col.data_type.as_str(),
+            col.nullable,
+            col.default.as_deref(),
+            col.line
+        ),
+        (
+            "created_at",
+            "DATETIME(6)",
+            false,
+            Some("CURRENT_TIMESTAMP(6)"),
+            17
+        )
+    );
+}
+
+#[test]
+fn mysql_fixture_schema() {
+    check(
+        &["fixtures/sql/mysql/schema.sql"],
+        r#"
+table authors @6
+  id INT UNSIGNED not null identity @7
+  name VARCHAR(120) not null @8
+  bio TEXT @9
+  pk (id)
+  unique (name)
+table catalog.books @14
+  id BIGINT not null identity @15
+  author_id INT UNSIGNED not null @16
+  title VARCHAR(255) not null @17
+  summary TEXT @18
+  price_cents INT not null default 0 @19
+  status ENUM('DRAFT', 'PUBLISHED') not null default 'DRAFT' @20
+  pk (id)
+  fk fk_books_author (author_id) -> authors (id) @24
+table book_events @27
+  id BIGINT not null identity @28
+  book_id BIGINT not null @29
+  kind VARCHAR(16) not null @30
+  at DATETIME not null default CURRENT_TIMESTAMP @31
+  pk (id)
+index ux_authors_name on authors (name) unique BTree @11
+index ix_books_author on books (author_id) BTree @21
+index ix_books_status_title on books (status, title) BTree @22
+index ft_books_text on books (title, summary) FullText @23
+index ix_book_events_book on book_events (book_id) BTree @35
+view published_books reads books, authors @39
+view author_stats reads books, authors @45
+trigger trg_books_insert on books After Insert function - touches book_events:write @51
+trigger trg_books_status on books Before Update function - touches book_events:write @58
+routine archive_drafts Procedure touches books:read, book_events:write, books:write, authors:read @66
+"#,
+    );
+}
+
+#[test]
+fn postgres_flyway_folder_applied_in_version_order() {
+    check(
+        &[
+            "fixtures/sql/postgres/V3__functions.sql",
+            "fixtures/sql/postgres/V1__init.sql",
+            "fixtures/sql/postgres/V2__alter.sql",
+        ],
+        r#"
+table ledger.accounts @4
+  id BIGSERIAL not null identity @5
+  Code VARCHAR(32) not null @6
+  tags JSONB not null default '{}'::JSONB @7
+  opened_at TIMESTAMPTZ not null default now() @8
+  closed_at TIMESTAMPTZ @4
+  pk (id)
+  unique (Code)
+table entries @13
+  id BIGINT not null identity @14
+  account_id BIGINT not null @15
+  amount NUMERIC(14,2) not null @16
+  booked_at DATE not null @17
+  currency CHAR(3) not null default 'EUR' @1
+  pk (id, booked_at)
+  fk - (account_id) -> ledger.accounts (id) @15
+  fk fk_entries_currency (currency) -> currencies (code) @3
+  partition by RANGE(booked_at)
+table entries_2026 @22
+  id BIGINT not null identity @14
+  account_id BIGINT not null @15
+  amount NUMERIC(14,2) not null @16
+  booked_at DATE not null @17
+  currency CHAR(3) not null default 'EUR' @1
+  pk (id, booked_at)
+  partition of entries
+table audit_base @25
+  changed_at TIMESTAMPTZ not null default now() @26
+  changed_by TEXT @27
+table account_audit @30
+  changed_at TIMESTAMPTZ not null default now() @26
+  changed_by TEXT @27
+  account_id BIGINT not null @31
+  operation CHAR(1) not null @32
+  inherits audit_base
+table currencies @35
+  code CHAR(3) not null @35
+  name TEXT not null @35
+  pk (code)
+index ix_accounts_tags on accounts (tags) Gin @11
+trigger trg_accounts_audit on accounts After Insert|Update function audit_account touches entries:read, account_audit:write, accounts:write @18
+routine audit_account Function touches entries:read, account_audit:write, accounts:write @1
+routine balance Function touches entries:read @22
+"#,
+    );
+}
+
+#[test]
+fn h2_fixture_schema() {
+    check(
+        &["fixtures/sql/h2/schema.sql"],
+        r#"
+table carriers @3
+  id BIGINT not null identity @4
+  code VARCHAR(16) not null @5
+  active BOOLEAN not null default true @6
+  pk (id)
+table parcels @9
+  id BIGINT not null identity @10
+  carrier_id BIGINT not null @11
+  weight_grams INT not null default 0 @12
+  label VARCHAR(64) @13
+  pk (id)
+  unique (label)
+  fk fk_parcels_carrier (carrier_id) -> carriers (id) @14
+index uq_parcels_label on parcels (label) unique BTree @15
+index ix_parcels_carrier on parcels (carrier_id) BTree @18
+view heavy_parcels reads parcels, carriers @20
+"#,
+    );
+}
+
+#[test]
+fn broken_statements_are_skipped_with_a_warning_and_neighbours_still_count() {
+    check(
+        &["fixtures/sql/broken/mixed.sql"],
+        r#"
+table good_one @2
+  id INT not null @2
+  pk (id)
+table good_two @6
+  id INT not null @7
+  one_id INT @8
+  pk (id)
+  fk - (one_id) -> good_one (id) @8
+index ix_good_two_one on good_two (one_id) BTree @15
+view good_view reads good_two @19
+
+warning @4: sql parser error: Expected: column name or constraint definition, found: , at Line: 1, Column: 45
+warning @11: unrecognised statement `FROBNICATE THE DATABASE`
+warning @13: trigger `trg_broken`: expected BEFORE, AFTER or INSTEAD OF
+warning @17: sql parser error: Expected: identifier, found: EOF
+"#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Statement splitting.
+
+fn split(text: &str, dialect: SqlDialect) -> Vec<(u32, String)> {
+    split_statements(text, dialect)
+        .into_iter()
+        .map(|s| (s.line, s.text))
+        .collect()
+}
+
+#[test]
+fn split_ignores_semicolons_in_comments_strings_and_quoted_names() {
+    let text = "-- one; two\nCREATE TABLE \"a;b\" (x TEXT DEFAULT 'x;y'); /* c; */\n\n  SELECT 1 /* nested /* ; */ ; */;\nSELECT 'it''s;'";
+    assert_eq!(
+        split(text, SqlDialect::Postgres),
+        vec![
+            (2, "CREATE TABLE \"a;b\" (x TEXT DEFAULT 'x;y')".to_owned()),
+            (4, "SELECT 1 /* nested /* ; */ ; */".to_owned()),
+            (5, "SELECT 'it''s;'".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn split_keeps_dollar_quoted_bodies_whole() {
+    let text = "CREATE FUNCTION f() RETURNS int AS $fn$ BEGIN x := $$;$$; RETURN $1; END $fn$ LANGUAGE plpgsql;\nSELECT 2;";
+    let parts = split(text, SqlDialect::Postgres);
+    assert_eq!(parts.len(), 2);
+    assert!(parts[0].1.ends_with("LANGUAGE plpgsql"), "{parts:?}");
+    assert_eq!(parts[1], (2, "SELECT 2".to_owned()));
+}
+
+#[test]
+fn split_follows_mysql_delimiter_commands() {
+    let text = "DELIMITER //\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT 'a\\'b;'; END //\ndelimiter ;\nSELECT 3;\n";
+    assert_eq!(
+        split(text, SqlDialect::MySql),
+        vec![
+            (
+                2,
+                "CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 'a\\'b;'; END".to_owned()
+            ),
+            (4, "SELECT 3".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn split_skips_copy_data_up_to_the_terminator() {
+    let text = "COPY t (a) FROM stdin;\nx;y\n-- not a comment\n\\.\nCREATE TABLE u (a INT);\n";
+    assert_eq!(
+        split(text, SqlDialect::Postgres),
+        vec![
+            (1, "COPY t (a) FROM stdin".to_owned()),
+            (5, "CREATE TABLE u (a INT)".to_owned())
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Hostile input: never a panic, and what can be kept is kept.
+
+fn parse_all_dialects(text: &str) -> Vec<SchemaFile> {
+    [
+        SqlDialect::Postgres,
+        SqlDialect::MySql,
+        SqlDialect::H2,
+        SqlDialect::Generic,
+    ]
+    .into_iter()
+    .map(|d| parse_schema_file("x.sql", text, d))
+    .collect()
+}
+
+#[test]
+fn empty_and_comment_only_files_have_no_facts_and_no_warnings() {
+    for text in ["", "   \n\n", "-- only a comment", "/* only */", ";;;"] {
+        for file in parse_all_dialects(text) {
+            assert_eq!(file, SchemaFile::default(), "{text:?}");
+        }
+    }
+}
+
+#[test]
+fn binary_garbage_gives_warnings_not_panics() {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let bytes: Vec<u8> = (0..64 * 1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state.to_le_bytes()[0]
+        })
+        .collect();
+    let text = String::from_utf8_lossy(&bytes);
+    for file in parse_all_dialects(&text) {
+        assert!(file.statements.is_empty());
+        assert!(!file.warnings.is_empty());
+    }
+}
+
+#[test]
+fn unterminated_dollar_quote_swallows_the_rest_but_keeps_what_came_before() {
+    let text =
+        "CREATE TABLE a (id INT);\nCREATE FUNCTION f() RETURNS int AS $$ BEGIN; CREATE TABLE b (id INT);";
+    let file = parse_schema_file("x.sql", text, SqlDialect::Postgres);
+    let names: Vec<&str> = file
+        .statements
+        .iter()
+        .map(|s| match s {
+            SchemaStatement::CreateTable(t) => t.name.as_str(),
+            SchemaStatement::CreateRoutine(r) => r.name.as_str(),
+            _ => "?",
+        })
+        .collect();
+    assert_eq!(names, ["a", "f"]);
+}
+
+#[test]
+fn unterminated_comment_and_string_end_the_file_without_panic() {
+    for text in [
+        "CREATE TABLE a (id INT);\n/* never closed ;\nCREATE TABLE b (id INT);",
+        "CREATE TABLE a (id INT);\nSELECT 'never closed;",
+    ] {
+        for file in parse_all_dialects(text) {
+            assert!(matches!(file.statements.as_slice(), [SchemaStatement::CreateTable(t)] if t.name == "a"));
+        }
+    }
+}
+
+#[test]
+fn truncated_statements_of_every_shape_do_not_panic() {
+    let text = read("fixtures/sql/mysql/schema.sql") + &read("fixtures/sql/postgres/V3__functions.sql");
+    // Every prefix ending at a token boundary of a real file: headers cut anywhere.
+    for (end, _) in text.char_indices().filter(|(_, c)| c.is_whitespace()).step_by(7) {
+        let prefix = &text[..end];
+        let _ = parse_all_dialects(prefix);
+        for cut in [
+            prefix.rfind("CREATE"),
+            prefix.rfind("TRIGGER"),
+            prefix.rfind("VIEW"),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let _ = parse_all_dialects(&prefix[cut..]);
+        }
+    }
+}
+
+#[test]
+fn a_hundred_thousand_line_file_is_split_with_correct_lines() {
+    let mut text = String::new();
+    for i in 0..25_000 {
+        let _ = write!(text, "CREATE TABLE t{i} (\n  id INT PRIMARY KEY,\n  v TEXT\n);\n");
+    }
+    assert_eq!(text.lines().count(), 100_000);
+    let file = parse_schema_file("big.sql", &text, SqlDialect::Generic);
+    assert!(file.warnings.is_empty());
+    assert_eq!(file.statements.len(), 25_000);
+    let SchemaStatement::CreateTable(last) = &file.statements[24_999] else {
+        panic!("not a table")
+    };
+    assert_eq!(
+        (last.name.as_str(), last.line, last.columns[1].line),
+        ("t24999", 99_997, 99_999)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Body scans, dialects and migration order.
+
+fn scan(body: &str, mysql: bool) -> String {
+    touches(&scan::touches(body, mysql))
+}
+
+#[test]
+fn body_scan_ignores_function_from_distinct_from_and_upsert_updates() {
+    assert_eq!(
+        scan(
+            "SELECT extract(epoch FROM now()), trim(both ' ' FROM name) FROM a WHERE x IS DISTINCT FROM y",
+            false
+        ),
+        "a:read"
+    );
+    assert_eq!(
+        scan(
+            "INSERT INTO a (k) VALUES (1) ON DUPLICATE KEY UPDATE k = k + 1; SELECT 1 FROM dual",
+            true
+        ),
+        "a:write"
+    );
+    assert_eq!(
+        scan(
+            "INSERT INTO a VALUES (1) ON CONFLICT (k) DO UPDATE SET k = 2",
+            false
+        ),
+        "a:write"
+    );
+    assert_eq!(scan("SELECT * FROM b FOR UPDATE", false), "b:read");
+}
+
+#[test]
+fn body_scan_reads_comma_joins_subqueries_and_skips_ctes_and_pseudo_rows() {
+    assert_eq!(
+        scan(
+            "WITH x AS (SELECT * FROM s.a), y (n) AS (SELECT 1) SELECT * FROM x, b AS bb, \"C\" c \
+             JOIN d ON true WHERE id IN (SELECT id FROM e) AND NEW.id = OLD.id",
+            false
+        ),
+        "a:read, b:read, C:read, d:read, e:read"
+    );
+    assert_eq!(
+        scan(
+            "DELETE FROM a USING b WHERE a.id = b.id; TRUNCATE TABLE c, d; MERGE INTO e USING f ON true",
+            false
+        ),
+        "a:write, b:read, c:write, d:write, e:write, f:read"
+    );
+    assert_eq!(
+        scan("SELECT replace(name, 'a', 'b') FROM t; -- DELETE FROM u\n", false),
+        "t:read"
+    );
+}
+
+#[test]
+fn dialect_is_detected_from_file_names_then_text_hints() {
+    assert_eq!(detect_dialect("db/schema-mysql.sql", ""), SqlDialect::MySql);
+    assert_eq!(detect_dialect("db/schema-h2.sql", ""), SqlDialect::H2);
+    assert_eq!(detect_dialect("db/schema-postgres.sql", ""), SqlDialect::Postgres);
+    assert_eq!(detect_dialect("x.sql", "DELIMITER $$\n"), SqlDialect::MySql);
+    assert_eq!(
+        detect_dialect("x.sql", "CREATE TABLE a (id INT) ENGINE=InnoDB;"),
+        SqlDialect::MySql
+    );
+    assert_eq!(
+        detect_dialect("x.sql", "CREATE FUNCTION f() AS $$ $$ LANGUAGE plpgsql;"),
+        SqlDialect::Postgres
+    );
+    assert_eq!(
+        detect_dialect("x.sql", "CREATE TABLE a (id SERIAL);"),
+        SqlDialect::Postgres
+    );
+    assert_eq!(
+        detect_dialect("x.sql", "CREATE TABLE a (id INT IDENTITY);"),
+        SqlDialect::H2
+    );
+    assert_eq!(
+        detect_dialect("x.sql", "CREATE TABLE a (id INT);"),
+        SqlDialect::Generic
+    );
+}
+
+#[test]
+fn flyway_order_sorts_versions_numerically_and_repeatables_last() {
+    let paths: Vec<String> = [
+        "m/R__views.sql",
+        "m/V10__d.sql",
+        "schema.sql",
+        "m/V2__c.sql",
+        "m/R__a_functions.sql",
+        "m/V1_1__b.sql",
+        "m/V1__a.sql",
+        "data.sql",
+    ]
+    .iter()
+    .map(|p| (*p).to_owned())
+    .collect();
+    assert_eq!(
+        flyway_order(&paths),
+        [
+            "schema.sql",
+            "data.sql",
+            "m/V1__a.sql",
+            "m/V1_1__b.sql",
+            "m/V2__c.sql",
+            "m/V10__d.sql",
+            "m/R__a_functions.sql",
+            "m/R__views.sql",
+        ]
+    );
+}
+
+#[test]
+fn later_alters_change_the_table_and_drops_remove_it() {
+    let text = "CREATE TABLE a (id INT, old_name TEXT, gone INT);\n\
+        CREATE INDEX ix_a ON a (old_name);\n\
+        ALTER TABLE a RENAME COLUMN old_name TO name;\n\
+        ALTER TABLE a ALTER COLUMN name SET NOT NULL;\n\
+        ALTER TABLE a DROP COLUMN gone;\n\
+        ALTER TABLE a ADD PRIMARY KEY (id);\n\
+        ALTER TABLE a RENAME TO b;\n\
+        CREATE TABLE c (id INT);\n\
+        DROP TABLE IF EXISTS c;\n";
+    let mut schema = Schema::default();
+    schema.apply(&parse_schema_file("x.sql", text, SqlDialect::Postgres));
+    assert_eq!(
+        render(&schema).trim(),
+        "table b @1\n  id INT not null @1\n  name TEXT not null @1\n  pk (id)\nindex ix_a on b (name) BTree @2"
+    );
+}
+
+#[test]
+fn header_words_sqlparser_lacks_are_blanked_not_fatal() {
+    let text = "CREATE CACHED TABLE t (id INT IDENTITY PRIMARY KEY, a TEXT, b TEXT);\n\
+        CREATE FULLTEXT INDEX ft_a ON t (a);\n\
+        ALTER TABLE t ADD FULLTEXT INDEX ft_b (b);\n\
+        CREATE INDEX ix_d ON ONLY t USING hash (lower(a));\n\
+        ALTER TABLE t ADD CONSTRAINT fk_x FOREIGN KEY (a) REFERENCES u (a);\n\
+        ALTER TABLE t DROP FOREIGN KEY fk_x;\n\
+        ALTER TABLE t OWNER TO postgres;\n";
+    let file = parse_schema_file("x.sql", text, SqlDialect::MySql);
+    assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+    let mut schema = Schema::default();
+    schema.apply(&file);
+    assert_eq!(
+        render(&schema).trim(),
+        "table t @1\n  id INT not null identity @1\n  a TEXT @1\n  b TEXT @1\n  pk (id)\n\
+         index ft_a on t (a) FullText @2\nindex ft_b on t (b) FullText @3\nindex ix_d on t (lower(a)) Hash @4"
+    );
+}

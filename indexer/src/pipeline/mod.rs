@@ -8,6 +8,7 @@
 
 mod config;
 mod docs;
+mod schema;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -335,6 +336,7 @@ impl ProductRun {
             file_nodes.insert(f.rel.clone(), file);
         }
 
+        schema::index_schema(self, w, files, &file_nodes)?;
         for c in &configs {
             if let Some(&file) = file_nodes.get(&c.file.rel) {
                 config::write_config(self, w, file, c)?;

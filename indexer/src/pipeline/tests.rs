@@ -176,3 +176,130 @@ fn the_fixture_company_is_indexed_as_expected_md_says() {
         .count();
     assert!(mentions_orders > 0, "some wiki page mentions the orders product");
 }
+
+fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_storage::Node> {
+    let ids = snap.find_by_fqn(fqn).expect("lookup");
+    snap.nodes(&ids)
+        .expect("read")
+        .into_iter()
+        .flatten()
+        .find(|n| n.kind == kind)
+}
+
+fn neighbour_names(snap: &Snapshot, id: NodeId, dir: Direction, kind: EdgeKind) -> Vec<String> {
+    let ids: Vec<NodeId> = snap.adjacency().neighbors(id, dir, kind).collect();
+    let mut names: Vec<String> = snap
+        .nodes(&ids)
+        .expect("read")
+        .into_iter()
+        .flatten()
+        .map(|n| n.fqn.unwrap_or(n.name))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    for row in expected_rows("Tables") {
+        let table =
+            node_by_fqn(&snap, &row[1], NodeKind::Table).unwrap_or_else(|| panic!("table {}", row[1]));
+        assert_eq!(
+            snap.product_of(table.id).map(|p| p.name).as_deref(),
+            Some(row[0].as_str())
+        );
+        let columns: Vec<NodeId> = snap
+            .adjacency()
+            .neighbors(table.id, Direction::Out, EdgeKind::Contains)
+            .collect();
+        let mut cols: Vec<(u32, String)> = snap
+            .nodes(&columns)
+            .expect("read")
+            .into_iter()
+            .flatten()
+            .filter(|n| n.kind == NodeKind::Column)
+            .map(|n| {
+                (
+                    n.attr("position").and_then(|p| p.parse().ok()).unwrap_or(0),
+                    n.name,
+                )
+            })
+            .collect();
+        cols.sort();
+        let names: Vec<String> = cols.into_iter().map(|(_, n)| n).collect();
+        assert_eq!(names.join(", "), row[2], "columns of {}", row[1]);
+        assert_eq!(
+            table.attr("primary-key").unwrap_or(""),
+            row[3],
+            "primary key of {}",
+            row[1]
+        );
+    }
+    for row in expected_rows("Foreign keys") {
+        let from = node_by_fqn(&snap, &row[0], NodeKind::Table).expect("from table");
+        let refs = neighbour_names(&snap, from.id, Direction::Out, EdgeKind::References);
+        assert!(
+            refs.contains(&row[2]),
+            "{} references {} (has {refs:?})",
+            row[0],
+            row[2]
+        );
+    }
+    for row in expected_rows("Indexes") {
+        let index = node_by_fqn(&snap, &format!("{}.{}", row[0], row[1]), NodeKind::Index)
+            .unwrap_or_else(|| panic!("index {} on {}", row[1], row[0]));
+        assert_eq!(
+            index.attr("columns"),
+            Some(row[2].as_str()),
+            "columns of {}",
+            row[1]
+        );
+        assert_eq!(
+            index.attr("unique"),
+            Some(row[3].as_str()),
+            "uniqueness of {}",
+            row[1]
+        );
+    }
+    for row in expected_rows("Triggers") {
+        let trigger = node_by_fqn(&snap, &row[1], NodeKind::Trigger).expect("trigger");
+        assert_eq!(trigger.attr("table"), Some(row[0].as_str()));
+        assert_eq!(trigger.attr("timing"), Some(row[2].as_str()));
+        assert_eq!(trigger.attr("events"), Some(row[3].as_str()));
+        let writes = neighbour_names(&snap, trigger.id, Direction::Out, EdgeKind::Writes);
+        for t in row[4].split(", ") {
+            assert!(
+                writes.contains(&t.to_string()),
+                "{} writes {t} (has {writes:?})",
+                row[1]
+            );
+        }
+    }
+    for row in expected_rows("Views") {
+        let view = node_by_fqn(&snap, &row[0], NodeKind::View).expect("view");
+        let reads = neighbour_names(&snap, view.id, Direction::Out, EdgeKind::Reads);
+        let mut want: Vec<String> = row[1].split(", ").map(str::to_string).collect();
+        want.sort();
+        assert_eq!(reads, want, "tables read by view {}", row[0]);
+    }
+    for row in expected_rows("Routines") {
+        let routine = node_by_fqn(&snap, &row[0], NodeKind::Routine).expect("routine");
+        assert_eq!(routine.attr("kind"), Some(row[1].as_str()));
+        let mut touched = neighbour_names(&snap, routine.id, Direction::Out, EdgeKind::Writes);
+        touched.extend(neighbour_names(
+            &snap,
+            routine.id,
+            Direction::Out,
+            EdgeKind::Reads,
+        ));
+        for t in row[2].split(", ") {
+            assert!(
+                touched.contains(&t.to_string()),
+                "{} touches {t} (has {touched:?})",
+                row[0]
+            );
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! SQL schemas into the graph: tables with their columns, keys and indexes, views,
+//! triggers and routines, and the edges between them.
+//!
+//! A repository's scripts are applied in Flyway order into one schema state, so a later
+//! `ALTER TABLE` changes the table the graph shows. A reference to a table this product
+//! does not define (a foreign key into another product's schema) is a link reference by
+//! the normalised table name, resolved against every product's tables at commit.
+
+use std::collections::BTreeMap;
+
+use semgraph_storage::{
+    ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeId, NodeKind, ProductWriter,
+};
+
+use super::ProductRun;
+use crate::error::IndexError;
+use crate::keys;
+use crate::sql::{
+    self, Access, IndexMethod, RoutineKind, Schema, SchemaStatement, TriggerEvent, TriggerTiming,
+};
+use crate::walk::{self, SourceFile, SourceKind};
+
+/// Where the schema objects of a repository were written.
+struct Placed {
+    file: String,
+}
+
+/// Parses and applies a repository's SQL scripts (test resources aside), then writes the
+/// resulting schema. Returns the table nodes by normalised name.
+pub(super) fn index_schema(
+    run: &mut ProductRun,
+    w: &mut ProductWriter,
+    files: &[SourceFile],
+    file_nodes: &BTreeMap<String, NodeId>,
+) -> Result<BTreeMap<String, NodeId>, IndexError> {
+    let scripts: Vec<&SourceFile> = files
+        .iter()
+        .filter(|f| f.kind == SourceKind::Sql && !f.rel.contains("src/test/"))
+        .collect();
+    let order = sql::flyway_order(&scripts.iter().map(|f| f.rel.clone()).collect::<Vec<_>>());
+    let mut schema = Schema::default();
+    let mut placed: BTreeMap<String, Placed> = BTreeMap::new();
+    for rel in &order {
+        let Some(file) = scripts.iter().find(|f| &f.rel == rel) else {
+            continue;
+        };
+        let Some(text) = walk::read_source(file, &mut run.warnings) else {
+            continue;
+        };
+        let dialect = sql::detect_dialect(&file.rel, &text);
+        let parsed = sql::parse_schema_file(&file.rel, &text, dialect);
+        for warning in &parsed.warnings {
+            run.warn(&file.rel, Some(warning.line), warning.message.clone());
+        }
+        for statement in &parsed.statements {
+            let name = match statement {
+                SchemaStatement::CreateTable(t) => Some(&t.name),
+                SchemaStatement::CreateView(v) => Some(&v.name),
+                SchemaStatement::CreateTrigger(t) => Some(&t.name),
+                SchemaStatement::CreateRoutine(r) => Some(&r.name),
+                _ => None,
+            };
+            if let Some(name) = name {
+                placed.insert(
+                    keys::table_name(name),
+                    Placed {
+                        file: file.rel.clone(),
+                    },
+                );
+            }
+        }
+        schema.apply(&parsed);
+        run.stat("sql.statements", parsed.statements.len() as u64);
+    }
+
+    let mut tables: BTreeMap<String, NodeId> = BTreeMap::new();
+    let file_of = |name: &str| placed.get(&keys::table_name(name)).map(|p| p.file.clone());
+    let contain = |w: &mut ProductWriter, name: &str, node: NodeId| -> Result<(), IndexError> {
+        if let Some(file) = file_of(name).and_then(|f| file_nodes.get(&f).copied()) {
+            w.add_edge(file, EdgeKind::Contains, node)?;
+        }
+        Ok(())
+    };
+
+    for table in schema.tables() {
+        let key = keys::table_name(&table.name);
+        let mut node = NewNode::new(NodeKind::Table, &table.name).fqn(&key);
+        if let Some(file) = file_of(&table.name) {
+            node = node.at(file, table.line, table.line);
+        }
+        if let Some(s) = &table.schema {
+            node = node.attr("schema", s);
+        }
+        if !table.primary_key.is_empty() {
+            node = node.attr("primary-key", table.primary_key.join(", "));
+        }
+        if let Some(p) = &table.partition_of {
+            node = node.attr("partition-of", p);
+        }
+        if let Some(p) = &table.partition_by {
+            node = node.attr("partition-by", p);
+        }
+        if !table.inherits.is_empty() {
+            node = node.attr("inherits", table.inherits.join(", "));
+        }
+        let id = run.add(w, node)?;
+        w.set_content(id, ContentKind::Sql, &table.ddl)?;
+        w.add_anchor(id, &keys::table(&table.name))?;
+        contain(w, &table.name, id)?;
+        for (i, column) in table.columns.iter().enumerate() {
+            let mut c = NewNode::new(NodeKind::Column, &column.name)
+                .fqn(format!("{key}.{}", column.name.to_lowercase()))
+                .attr("type", &column.data_type)
+                .attr("nullable", if column.nullable { "yes" } else { "no" })
+                .attr("position", (i + 1).to_string());
+            if let Some(d) = &column.default {
+                c = c.attr("default", d);
+            }
+            if column.identity {
+                c = c.attr("identity", "yes");
+            }
+            if table
+                .primary_key
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(&column.name))
+            {
+                c = c.attr("primary-key", "yes");
+            }
+            if let Some(file) = file_of(&table.name) {
+                c = c.at(file, column.line, column.line);
+            }
+            let col = run.add(w, c)?;
+            w.add_edge(id, EdgeKind::Contains, col)?;
+        }
+        tables.insert(key, id);
+    }
+
+    // Foreign keys, partitions and inheritance, once every table has its node.
+    for table in schema.tables() {
+        let from = tables[&keys::table_name(&table.name)];
+        for fk in &table.foreign_keys {
+            let via = format!(
+                "foreign-key {}({}) -> {}({})",
+                fk.name.as_deref().unwrap_or(""),
+                fk.columns.join(", "),
+                fk.ref_table,
+                fk.ref_columns.join(", ")
+            );
+            reference(
+                w,
+                &tables,
+                from,
+                &fk.ref_table,
+                EdgeKind::References,
+                Some(via),
+                fk.line,
+            )?;
+        }
+        for parent in table.partition_of.iter().chain(&table.inherits) {
+            reference(w, &tables, from, parent, EdgeKind::Extends, None, table.line)?;
+        }
+    }
+
+    for index in schema.indexes() {
+        let table_key = keys::table_name(&index.table);
+        let name = index
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{table_key}_{}_idx", index.columns.join("_")));
+        let method = match &index.method {
+            IndexMethod::BTree => "btree".to_string(),
+            IndexMethod::Hash => "hash".into(),
+            IndexMethod::Gin => "gin".into(),
+            IndexMethod::Gist => "gist".into(),
+            IndexMethod::SpGist => "spgist".into(),
+            IndexMethod::Brin => "brin".into(),
+            IndexMethod::FullText => "fulltext".into(),
+            IndexMethod::Spatial => "spatial".into(),
+            IndexMethod::Other(m) => m.to_lowercase(),
+        };
+        let mut node = NewNode::new(NodeKind::Index, &name)
+            .fqn(format!("{table_key}.{}", name.to_lowercase()))
+            .attr("table", &index.table)
+            .attr("columns", index.columns.join(", "))
+            .attr("unique", if index.unique { "yes" } else { "no" })
+            .attr("method", method);
+        if let Some(file) = file_of(&index.table) {
+            node = node.at(file, index.line, index.line);
+        }
+        let id = run.add(w, node)?;
+        match tables.get(&table_key) {
+            Some(&t) => w.add_edge(t, EdgeKind::Contains, id)?,
+            None => run.warn(
+                file_of(&index.table).as_deref().unwrap_or(""),
+                Some(index.line),
+                format!("index {name} is on table {} that no script creates", index.table),
+            ),
+        }
+    }
+
+    for view in schema.views() {
+        let key = keys::table_name(&view.name);
+        let mut node = NewNode::new(NodeKind::View, &view.name).fqn(&key);
+        if let Some(file) = file_of(&view.name) {
+            node = node.at(file, view.line, view.line);
+        }
+        let id = run.add(w, node)?;
+        w.set_content(id, ContentKind::Sql, &view.body)?;
+        w.add_anchor(id, &keys::table(&view.name))?;
+        contain(w, &view.name, id)?;
+        for read in &view.reads {
+            reference(w, &tables, id, read, EdgeKind::Reads, None, view.line)?;
+        }
+    }
+
+    for trigger in schema.triggers() {
+        let timing = match trigger.timing {
+            TriggerTiming::Before => "BEFORE",
+            TriggerTiming::After => "AFTER",
+            TriggerTiming::InsteadOf => "INSTEAD OF",
+        };
+        let events: Vec<&str> = trigger
+            .events
+            .iter()
+            .map(|e| match e {
+                TriggerEvent::Insert => "INSERT",
+                TriggerEvent::Update => "UPDATE",
+                TriggerEvent::Delete => "DELETE",
+                TriggerEvent::Truncate => "TRUNCATE",
+            })
+            .collect();
+        let mut node = NewNode::new(NodeKind::Trigger, &trigger.name)
+            .fqn(keys::table_name(&trigger.name))
+            .attr("table", &trigger.table)
+            .attr("timing", timing)
+            .attr("events", events.join(", "));
+        if let Some(f) = &trigger.function {
+            node = node.attr("function", f);
+        }
+        if let Some(file) = file_of(&trigger.name) {
+            node = node.at(file, trigger.line, trigger.line);
+        }
+        let id = run.add(w, node)?;
+        w.set_content(id, ContentKind::Sql, &trigger.body)?;
+        contain(w, &trigger.name, id)?;
+        reference(
+            w,
+            &tables,
+            id,
+            &trigger.table,
+            EdgeKind::References,
+            None,
+            trigger.line,
+        )?;
+        for (table, access) in &trigger.touches {
+            let kind = if *access == Access::Write {
+                EdgeKind::Writes
+            } else {
+                EdgeKind::Reads
+            };
+            reference(w, &tables, id, table, kind, None, trigger.line)?;
+        }
+    }
+
+    for routine in schema.routines() {
+        let kind = match routine.kind {
+            RoutineKind::Function => "function",
+            RoutineKind::Procedure => "procedure",
+        };
+        let mut node = NewNode::new(NodeKind::Routine, &routine.name)
+            .fqn(keys::table_name(&routine.name))
+            .attr("kind", kind);
+        if let Some(file) = file_of(&routine.name) {
+            node = node.at(file, routine.line, routine.line);
+        }
+        let id = run.add(w, node)?;
+        w.set_content(id, ContentKind::Sql, &routine.body)?;
+        contain(w, &routine.name, id)?;
+        for (table, access) in &routine.touches {
+            let kind = if *access == Access::Write {
+                EdgeKind::Writes
+            } else {
+                EdgeKind::Reads
+            };
+            reference(w, &tables, id, table, kind, None, routine.line)?;
+        }
+    }
+    run.stat("sql.tables", tables.len() as u64);
+    Ok(tables)
+}
+
+/// An edge from `from` to the table called `table`: direct when this product defines it,
+/// else a unique link reference resolved across products.
+fn reference(
+    w: &mut ProductWriter,
+    tables: &BTreeMap<String, NodeId>,
+    from: NodeId,
+    table: &str,
+    kind: EdgeKind,
+    via: Option<String>,
+    line: u32,
+) -> Result<(), IndexError> {
+    match tables.get(&keys::table_name(table)) {
+        Some(&to) if to != from => {
+            let attrs = EdgeAttrs {
+                lines: vec![line],
+                via,
+            };
+            w.add_edge_with(from, kind, to, &attrs)?;
+        }
+        Some(_) => {}
+        None => w.add_link(from, kind, &keys::table(table), LinkPolicy::Unique)?,
+    }
+    Ok(())
+}

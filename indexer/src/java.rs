@@ -1,1 +1,0 @@
-//! Front-end: see the crate documentation.

@@ -1,0 +1,249 @@
+//! Java front-end: sources of one product in, symbols and resolved calls out, as plain facts.
+//!
+//! It works in two passes so memory stays bounded however large a product is: `parse`
+//! turns one file into a [`JavaFile`] and drops the syntax tree before the next file is
+//! read; `symbols` folds the facts of every file into one [`SymbolTable`]; `resolve`
+//! then walks each file's call sites against that table. The product pipeline turns the
+//! results into nodes and edges later; nothing here knows about storage.
+//!
+//! Resolution never guesses: a call whose receiver type or overload cannot be told for
+//! sure is reported as [`Target::Unresolved`] with a reason, so a wrong edge is never
+//! written.
+
+mod parse;
+mod resolve;
+mod symbols;
+
+#[cfg(test)]
+mod tests;
+
+// The front-end's entry points; the product pipeline that calls them comes later.
+#[allow(unused_imports)]
+pub(crate) use parse::parse_java_file;
+#[allow(unused_imports)]
+pub(crate) use resolve::resolve_calls;
+#[allow(unused_imports)]
+pub(crate) use symbols::SymbolTable;
+
+/// Everything one `.java` file declares and calls, with no syntax tree attached.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JavaFile {
+    pub(crate) path: String,
+    /// Dotted package name; empty for the default package.
+    pub(crate) package: String,
+    pub(crate) imports: Vec<Import>,
+    /// Every type of the file, nested, local and anonymous ones included, outer first.
+    pub(crate) types: Vec<TypeDecl>,
+    /// `(line, message)` for each syntax error tree-sitter recovered from.
+    pub(crate) diagnostics: Vec<(usize, String)>,
+}
+
+/// One `import` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Import {
+    /// The dotted path as written, without `.*`.
+    pub(crate) path: String,
+    pub(crate) is_static: bool,
+    pub(crate) wildcard: bool,
+    pub(crate) line: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TypeKind {
+    Class,
+    Interface,
+    Enum,
+    Record,
+    Annotation,
+}
+
+/// A class, interface, enum, record or annotation type.
+#[derive(Debug, Clone)]
+pub(crate) struct TypeDecl {
+    /// `package.Outer.Inner`; anonymous classes are `package.Outer$1`.
+    pub(crate) fqn: String,
+    /// Simple name (`Inner`, or `$1` for an anonymous class).
+    pub(crate) name: String,
+    pub(crate) kind: TypeKind,
+    /// fqn of the enclosing type for nested, local and anonymous types.
+    pub(crate) outer: Option<String>,
+    /// For local and anonymous types: the method whose body declares them.
+    pub(crate) enclosing_method: Option<String>,
+    pub(crate) anonymous: bool,
+    pub(crate) modifiers: Vec<String>,
+    pub(crate) annotations: Vec<Annotation>,
+    pub(crate) type_params: Vec<String>,
+    /// Superclass (classes, anonymous classes) or super-interfaces (interfaces), as written.
+    pub(crate) extends: Vec<String>,
+    pub(crate) implements: Vec<String>,
+    pub(crate) fields: Vec<FieldDecl>,
+    pub(crate) methods: Vec<MethodDecl>,
+    pub(crate) enum_constants: Vec<String>,
+    /// `static final String` constants: name and literal value.
+    pub(crate) constants: Vec<(String, String)>,
+    pub(crate) line_start: usize,
+    pub(crate) line_end: usize,
+}
+
+/// An annotation: its name as written and each argument as `(key, values)`; a lone value
+/// has key `value`, string literals are unquoted and arrays are split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Annotation {
+    pub(crate) name: String,
+    pub(crate) args: Vec<(String, Vec<String>)>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct FieldDecl {
+    pub(crate) name: String,
+    pub(crate) ty: String,
+    pub(crate) modifiers: Vec<String>,
+    pub(crate) annotations: Vec<Annotation>,
+    pub(crate) line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Param {
+    pub(crate) name: String,
+    /// Declared type as written (`List<String>`, `String...` is recorded as `String[]`).
+    pub(crate) ty: String,
+}
+
+/// A method or constructor (constructors are named `<init>`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MethodDecl {
+    pub(crate) name: String,
+    pub(crate) params: Vec<Param>,
+    pub(crate) varargs: bool,
+    /// `None` for constructors.
+    pub(crate) return_type: Option<String>,
+    pub(crate) annotations: Vec<Annotation>,
+    pub(crate) modifiers: Vec<String>,
+    pub(crate) line_start: usize,
+    pub(crate) line_end: usize,
+    pub(crate) has_body: bool,
+    /// Synthesized from a record header (accessors, canonical constructor).
+    pub(crate) implicit: bool,
+    pub(crate) locals: Vec<Local>,
+    pub(crate) calls: Vec<CallSite>,
+    /// String literals of the body with their line.
+    pub(crate) strings: Vec<(usize, String)>,
+}
+
+/// A local variable or lambda parameter, visible in the byte range `scope`.
+#[derive(Debug, Clone)]
+pub(crate) struct Local {
+    pub(crate) name: String,
+    /// Declared type; `None` when not written and not inferable (`var x = f()`, `x -> ...`).
+    pub(crate) ty: Option<String>,
+    pub(crate) scope: (usize, usize),
+    /// For the parameter of a one-parameter lambda passed to `recv.method(...)`: the
+    /// receiver and method, so the resolver can type it as the element type of `recv`
+    /// (`orders.forEach(o -> ...)`, `list.stream().filter(x -> ...)`).
+    pub(crate) lambda_source: Option<(Receiver, String)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CallKind {
+    Method,
+    /// `new X(...)`.
+    Constructor,
+    /// `X::m`, `this::m`, `obj::m`, `X::new` (name `<init>`).
+    MethodRef,
+    /// `super(...)`.
+    SuperCall,
+    /// `this(...)`.
+    ThisCall,
+}
+
+/// What a call is made on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Receiver {
+    /// Implicit `this`, or a statically imported method.
+    None,
+    This,
+    Super,
+    /// A local, parameter, field or type name.
+    Name(String),
+    /// The result of another call (`a.b().c()`).
+    Call(Box<CallSite>),
+    /// `x.f` where `x` is itself a receiver (also `pkg.Type` and `Outer.Inner`).
+    Field(Box<Receiver>, String),
+    /// `new X(...)`.
+    New(String),
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CallSite {
+    pub(crate) line: usize,
+    /// Byte offset, to find the locals in scope.
+    pub(crate) byte: usize,
+    pub(crate) name: String,
+    pub(crate) receiver: Receiver,
+    pub(crate) arg_count: usize,
+    /// Argument types where the syntax tells (literals, `new X()`, casts, locals, params).
+    pub(crate) arg_types: Vec<Option<String>>,
+    /// The shape of each argument whose type the syntax alone does not tell (a name, a
+    /// field access, a call), for typing at resolution time; `Receiver::Other` otherwise.
+    pub(crate) arg_exprs: Vec<Receiver>,
+    pub(crate) kind: CallKind,
+    /// For a method reference passed to a well-known functional method (`map`, `forEach`,
+    /// `reduce`...): how many arguments the function takes.
+    pub(crate) arity_hint: Option<usize>,
+}
+
+/// A method of the product: type fqn, name and erased simple parameter types.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct MethodKey {
+    pub(crate) type_fqn: String,
+    pub(crate) name: String,
+    pub(crate) params: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    Internal(MethodKey),
+    External { type_fqn: String, method: String },
+    Unresolved { reason: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ResolvedCall {
+    pub(crate) caller: MethodKey,
+    pub(crate) line: usize,
+    pub(crate) target: Target,
+}
+
+/// `List<Map<K, V>>[]` → `List[]`; `a.b.C<T>` → `a.b.C`; varargs `...` → `[]`.
+pub(crate) fn erase(ty: &str) -> String {
+    let mut out = String::with_capacity(ty.len());
+    let mut depth = 0usize;
+    for c in ty.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if depth == 0 && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    if let Some(base) = out.strip_suffix("...") {
+        return format!("{base}[]");
+    }
+    // Drop annotations written inside a type (`@NonNull String`).
+    if out.starts_with('@') {
+        if let Some(pos) = ty.rfind(char::is_whitespace) {
+            return erase(&ty[pos + 1..]);
+        }
+    }
+    out
+}
+
+/// The simple name of an erased type: `java.util.Map.Entry` → `Entry`.
+pub(crate) fn simple_name(ty: &str) -> String {
+    let erased = erase(ty);
+    match erased.rfind('.') {
+        Some(pos) => erased[pos + 1..].to_string(),
+        None => erased,
+    }
+}

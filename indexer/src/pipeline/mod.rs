@@ -6,6 +6,7 @@
 //! goes wrong with one file is a warning on the run; only a store failure stops it, and
 //! then nothing of the run becomes visible.
 
+mod code;
 mod config;
 mod docs;
 mod schema;
@@ -337,6 +338,7 @@ impl ProductRun {
         }
 
         schema::index_schema(self, w, files, &file_nodes)?;
+        code::index_java(self, w, files, &file_nodes)?;
         for c in &configs {
             if let Some(&file) = file_nodes.get(&c.file.rel) {
                 config::write_config(self, w, file, c)?;

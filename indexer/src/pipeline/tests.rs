@@ -303,3 +303,61 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
         }
     }
 }
+
+/// The method nodes a fact names: `pkg.Type.method` or `pkg.Type.method(A, B)`.
+fn methods_named(snap: &Snapshot, written: &str) -> Vec<NodeId> {
+    let (fqn, params) = match written.split_once('(') {
+        Some((f, p)) => (f, Some(p.trim_end_matches(')'))),
+        None => (written, None),
+    };
+    let ids = snap.find_by_fqn(fqn).expect("lookup");
+    snap.nodes(&ids)
+        .expect("read")
+        .into_iter()
+        .flatten()
+        .filter(|n| n.kind == NodeKind::Method)
+        .filter(|n| {
+            params.is_none_or(|p| {
+                let name = fqn.rsplit('.').next().unwrap_or(fqn);
+                n.attr("signature") == Some(format!("{name}({p})").as_str())
+            })
+        })
+        .map(|n| n.id)
+        .collect()
+}
+
+fn calls(snap: &Snapshot, caller: &str, callee: &str) -> bool {
+    let callees = methods_named(snap, callee);
+    methods_named(snap, caller).into_iter().any(|c| {
+        snap.adjacency()
+            .neighbors(c, Direction::Out, EdgeKind::Calls)
+            .any(|t| callees.contains(&t))
+    })
+}
+
+#[test]
+fn the_fixture_company_calls_are_resolved_as_expected_md_says() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    let mut missed = Vec::new();
+    let rows = expected_rows("Calls");
+    for row in &rows {
+        if !calls(&snap, &row[0], &row[1]) {
+            missed.push(format!("{} -> {}", row[0], row[1]));
+        }
+    }
+    let mut wrong = Vec::new();
+    for row in expected_rows("Not calls") {
+        if calls(&snap, &row[0], &row[1]) {
+            wrong.push(format!("{} -> {}", row[0], row[1]));
+        }
+    }
+    assert!(wrong.is_empty(), "false call edges:\n{}", wrong.join("\n"));
+    assert!(
+        missed.is_empty(),
+        "{}/{} expected calls missing:\n{}",
+        missed.len(),
+        rows.len(),
+        missed.join("\n")
+    );
+}

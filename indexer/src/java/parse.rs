@@ -54,9 +54,10 @@ const UNARY_FUNCTION_METHODS: &[&str] = &[
     "comparing",
     "groupingBy",
     "toMap",
+    "computeIfAbsent",
 ];
 /// Methods whose function argument takes two values (`reduce(id, f)`).
-const BINARY_FUNCTION_METHODS: &[&str] = &["reduce", "computeIfAbsent", "merge", "compute"];
+const BINARY_FUNCTION_METHODS: &[&str] = &["reduce", "merge", "compute", "computeIfPresent"];
 
 /// Parses one Java file into facts. Never fails: unparsable parts become diagnostics.
 pub(crate) fn parse_java_file(path: &str, source: &str) -> JavaFile {

@@ -36,6 +36,20 @@ const ELEMENT_METHODS: &[&str] = &[
     "doOnNext",
     "flatMapMany",
 ];
+/// JDK container and stream methods whose result holds the same elements as the receiver.
+const ELEMENT_PRESERVING: &[&str] = &[
+    "stream",
+    "parallelStream",
+    "filter",
+    "sorted",
+    "distinct",
+    "peek",
+    "limit",
+    "skip",
+    "takeWhile",
+    "dropWhile",
+    "unmodifiableList",
+];
 /// Generic containers whose single type argument is the element type.
 const CONTAINERS: &[&str] = &[
     "List",
@@ -445,11 +459,6 @@ impl Scope<'_> {
                 None => self.field_in_scope(n),
             },
             Receiver::Field(inner, f) if **inner == Receiver::This => self.table.field(self.type_fqn, f),
-            Receiver::Call(cs)
-                if cs.arg_count == 0 && matches!(cs.name.as_str(), "stream" | "parallelStream") =>
-            {
-                self.written_type(&cs.receiver, byte, depth + 1)
-            }
             Receiver::Call(cs) => match self.call(cs, depth + 1) {
                 Target::Internal(k) => {
                     let t = self.table.get(&k.type_fqn)?;
@@ -458,6 +467,14 @@ impl Scope<'_> {
                         .iter()
                         .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
                     Some((m.return_type.clone()?, k.type_fqn))
+                }
+                // `list.stream()`, `stream.filter(..)`, `optional.filter(..)`: the same
+                // elements, so the container's written type still tells the element type
+                // (`element_of` only accepts the JDK container names).
+                Target::External { .. } | Target::Unresolved { .. }
+                    if ELEMENT_PRESERVING.contains(&cs.name.as_str()) =>
+                {
+                    self.written_type(&cs.receiver, byte, depth + 1)
                 }
                 _ => None,
             },

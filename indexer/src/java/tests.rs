@@ -347,6 +347,8 @@ public class Service {
         orders.stream().map(order -> order.total());
         Runnable r = () -> order.total();
         byId.forEach((id, order) -> order.total());
+        orders.stream().filter(o -> o != null).forEach(o -> mapper.toDto(o));
+        orders.stream().map(o -> o.total()).forEach(t -> t.total());
         java.util.function.Function<Order, Long> f = (Order x) -> x.total();
     }
 }
@@ -354,6 +356,7 @@ public class Service {
         r#"
 a.Service.run -> ? result of external java.util.List.stream not typed
 a.Service.run -> ? type of local order not known
+a.Service.run -> ? type of local t not known
 a.Service.run -> a.Mapper.convert
 a.Service.run -> a.Mapper.toDto
 a.Service.run -> a.Order.total

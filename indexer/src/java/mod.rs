@@ -141,6 +141,8 @@ pub(crate) struct Local {
     /// receiver and method, so the resolver can type it as the element type of `recv`
     /// (`orders.forEach(o -> ...)`, `list.stream().filter(x -> ...)`).
     pub(crate) lambda_source: Option<(Receiver, String)>,
+    /// For `var x = <call, name or field access>`: the initializer, typed by the resolver.
+    pub(crate) init: Option<Receiver>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

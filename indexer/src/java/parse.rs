@@ -54,9 +54,10 @@ const UNARY_FUNCTION_METHODS: &[&str] = &[
     "comparing",
     "groupingBy",
     "toMap",
+    "computeIfAbsent",
 ];
 /// Methods whose function argument takes two values (`reduce(id, f)`).
-const BINARY_FUNCTION_METHODS: &[&str] = &["reduce", "computeIfAbsent", "merge", "compute"];
+const BINARY_FUNCTION_METHODS: &[&str] = &["reduce", "merge", "compute", "computeIfPresent"];
 
 /// Parses one Java file into facts. Never fails: unparsable parts become diagnostics.
 pub(crate) fn parse_java_file(path: &str, source: &str) -> JavaFile {
@@ -627,6 +628,7 @@ impl<'s> Extractor<'s> {
                 ty: l.ty.clone(),
                 scope: (node.start_byte(), node.end_byte()),
                 lambda_source: l.lambda_source.clone(),
+                init: l.init.clone(),
             });
         }
         if let Some(body) = node.child_by_field_name("body") {
@@ -668,7 +670,7 @@ impl<'s> Extractor<'s> {
                     let is_super = node
                         .child_by_field_name("constructor")
                         .is_some_and(|c| c.kind() == "super");
-                    let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx);
+                    let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx, 0);
                     m.calls.push(CallSite {
                         line: line(node),
                         byte: node.start_byte(),
@@ -691,7 +693,7 @@ impl<'s> Extractor<'s> {
                     }
                     descend = false;
                 }
-                "local_variable_declaration" => self.local_decl(node, m),
+                "local_variable_declaration" => self.local_decl(node, m, ctx),
                 "lambda_expression" => self.lambda_params(node, m, None),
                 "enhanced_for_statement" => {
                     if let (Some(name), Some(ty)) =
@@ -709,6 +711,7 @@ impl<'s> Extractor<'s> {
                             ty,
                             scope: (node.start_byte(), node.end_byte()),
                             lambda_source: None,
+                            init: None,
                         });
                     }
                 }
@@ -725,6 +728,7 @@ impl<'s> Extractor<'s> {
                             ty,
                             scope: (parent.start_byte(), parent.end_byte()),
                             lambda_source: None,
+                            init: None,
                         });
                     }
                 }
@@ -739,6 +743,7 @@ impl<'s> Extractor<'s> {
                             ty: (ty != "var").then(|| ty.to_string()),
                             scope: (scope.start_byte(), scope.end_byte()),
                             lambda_source: None,
+                            init: None,
                         });
                     }
                 }
@@ -752,6 +757,7 @@ impl<'s> Extractor<'s> {
                             ty: Some(self.text(ty).to_string()),
                             scope: (node.start_byte(), body.end_byte()),
                             lambda_source: None,
+                            init: None,
                         });
                     }
                 }
@@ -764,6 +770,7 @@ impl<'s> Extractor<'s> {
                             ty: Some(self.text(*ty).to_string()),
                             scope: (node.start_byte(), body.end_byte()),
                             lambda_source: None,
+                            init: None,
                         });
                     }
                 }
@@ -795,6 +802,7 @@ impl<'s> Extractor<'s> {
                 ty: Some(p.ty.clone()),
                 scope: (0, 0),
                 lambda_source: None,
+                init: None,
             })
             .collect();
         out.extend(
@@ -874,7 +882,7 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    fn local_decl(&self, node: Node<'_>, m: &mut MethodDecl) {
+    fn local_decl(&self, node: Node<'_>, m: &mut MethodDecl, ctx: &BodyCtx<'_>) {
         let Some(ty_node) = node.child_by_field_name("type") else {
             return;
         };
@@ -885,9 +893,9 @@ impl<'s> Extractor<'s> {
             let Some(name) = decl.child_by_field_name("name") else {
                 continue;
             };
+            let value = decl.child_by_field_name("value");
             let ty = if written == "var" {
-                decl.child_by_field_name("value")
-                    .and_then(|v| self.shallow_type(v, m))
+                value.and_then(|v| self.shallow_type(v, m))
             } else {
                 let dims = decl
                     .child_by_field_name("dimensions")
@@ -895,11 +903,21 @@ impl<'s> Extractor<'s> {
                     .unwrap_or("");
                 Some(format!("{written}{dims}"))
             };
+            let init = value
+                .filter(|v| {
+                    ty.is_none()
+                        && matches!(
+                            unparen(*v).kind(),
+                            "identifier" | "field_access" | "method_invocation"
+                        )
+                })
+                .map(|v| self.receiver(v, m, ctx, MAX_RECEIVER_DEPTH / 2));
             m.locals.push(Local {
                 name: self.text(name).to_string(),
                 ty,
                 scope: (node.start_byte(), scope_end),
                 lambda_source: None,
+                init,
             });
         }
     }
@@ -920,6 +938,7 @@ impl<'s> Extractor<'s> {
                 ty: None,
                 scope,
                 lambda_source: source,
+                init: None,
             }),
             "inferred_parameters" => {
                 let mut c = params.walk();
@@ -934,6 +953,7 @@ impl<'s> Extractor<'s> {
                         ty: None,
                         scope,
                         lambda_source: if single { source.clone() } else { None },
+                        init: None,
                     });
                 }
             }
@@ -945,6 +965,7 @@ impl<'s> Extractor<'s> {
                         ty,
                         scope,
                         lambda_source: None,
+                        init: None,
                     });
                 }
             }
@@ -1009,6 +1030,7 @@ impl<'s> Extractor<'s> {
         call: Node<'_>,
         m: &MethodDecl,
         ctx: &BodyCtx<'_>,
+        depth: usize,
     ) -> (usize, Vec<Option<String>>, Vec<Receiver>) {
         let Some(args) = call.child_by_field_name("arguments") else {
             return (0, Vec::new(), Vec::new());
@@ -1029,7 +1051,7 @@ impl<'s> Extractor<'s> {
             let typed_later =
                 ty.is_none() && matches!(arg.kind(), "identifier" | "field_access" | "method_invocation");
             exprs.push(if typed_later {
-                self.receiver(arg, m, ctx, MAX_RECEIVER_DEPTH / 2)
+                self.receiver(arg, m, ctx, depth + 1)
             } else {
                 Receiver::Other
             });
@@ -1087,7 +1109,7 @@ impl<'s> Extractor<'s> {
             None => Receiver::None,
             Some(object) => self.receiver(object, m, ctx, depth + 1),
         };
-        let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx);
+        let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx, depth);
         CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1106,7 +1128,7 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("type")
             .map(|t| erase(self.text(t)))
             .unwrap_or_default();
-        let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx);
+        let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx, 0);
         CallSite {
             line: line(node),
             byte: node.start_byte(),

@@ -36,6 +36,20 @@ const ELEMENT_METHODS: &[&str] = &[
     "doOnNext",
     "flatMapMany",
 ];
+/// JDK container and stream methods whose result holds the same elements as the receiver.
+const ELEMENT_PRESERVING: &[&str] = &[
+    "stream",
+    "parallelStream",
+    "filter",
+    "sorted",
+    "distinct",
+    "peek",
+    "limit",
+    "skip",
+    "takeWhile",
+    "dropWhile",
+    "unmodifiableList",
+];
 /// Generic containers whose single type argument is the element type.
 const CONTAINERS: &[&str] = &[
     "List",
@@ -172,11 +186,11 @@ impl Scope<'_> {
                     type_fqn: t.fqn,
                     method: "<init>".into(),
                 },
-                Some(t) => self.select(&t.fqn, "<init>", site),
+                Some(t) => self.select(&t.fqn, "<init>", site, depth),
             },
-            CallKind::ThisCall => self.select(self.type_fqn, "<init>", site),
+            CallKind::ThisCall => self.select(self.type_fqn, "<init>", site, depth),
             CallKind::SuperCall => match self.superclass() {
-                Some(t) if t.internal => self.select(&t.fqn, "<init>", site),
+                Some(t) if t.internal => self.select(&t.fqn, "<init>", site, depth),
                 Some(t) => Target::External {
                     type_fqn: t.fqn,
                     method: "<init>".into(),
@@ -188,14 +202,14 @@ impl Scope<'_> {
             },
             CallKind::MethodRef => self.method_ref(site, depth),
             CallKind::Method => match &site.receiver {
-                Receiver::None => self.implicit(site),
+                Receiver::None => self.implicit(site, depth),
                 r => match self.receiver_type(r, site.byte, depth + 1) {
                     Err(reason) => unresolved(reason),
                     Ok(Recv::Instance(t) | Recv::Static(t)) if !t.internal => Target::External {
                         type_fqn: t.fqn,
                         method: site.name.clone(),
                     },
-                    Ok(Recv::Instance(t) | Recv::Static(t)) => self.select(&t.fqn, &site.name, site),
+                    Ok(Recv::Instance(t) | Recv::Static(t)) => self.select(&t.fqn, &site.name, site, depth),
                 },
             },
         }
@@ -210,7 +224,7 @@ impl Scope<'_> {
 
     /// A call with no receiver: the current type and its supertypes, then the enclosing
     /// types, then static imports.
-    fn implicit(&self, site: &CallSite) -> Target {
+    fn implicit(&self, site: &CallSite, depth: usize) -> Target {
         let name = &site.name;
         let mut cur = Some(self.type_fqn.to_string());
         let mut external_super = None;
@@ -222,7 +236,7 @@ impl Scope<'_> {
             }
             let (cands, ext) = self.table.methods_named(&fqn, name);
             if !cands.is_empty() {
-                return self.select(&fqn, name, site);
+                return self.select(&fqn, name, site, depth);
             }
             if external_super.is_none() {
                 external_super = ext;
@@ -235,7 +249,7 @@ impl Scope<'_> {
         let ctx = &me.ctx;
         if let Some(from) = ctx.static_single.get(name.as_str()) {
             return match self.table.resolve_type(from, self.type_fqn) {
-                Some(t) if t.internal => self.select(&t.fqn, name, site),
+                Some(t) if t.internal => self.select(&t.fqn, name, site, depth),
                 _ => Target::External {
                     type_fqn: from.clone(),
                     method: name.clone(),
@@ -246,7 +260,7 @@ impl Scope<'_> {
         for w in &ctx.static_wildcards {
             if self.table.get(w).is_some() {
                 if !self.table.methods_named(w, name).0.is_empty() {
-                    return self.select(w, name, site);
+                    return self.select(w, name, site, depth);
                 }
             } else if external_wildcard.is_none() {
                 external_wildcard = Some(w.clone());
@@ -340,7 +354,16 @@ impl Scope<'_> {
                     .ok_or_else(|| format!("type {ty} of {n} unknown"));
             }
             Some(None) => {
-                let source = find_local(self.method, n, byte).and_then(|l| l.lambda_source.as_ref());
+                let local = find_local(self.method, n, byte);
+                if let Some(init) = local.and_then(|l| l.init.as_ref()) {
+                    // `var x = init;` — typed like a receiver, from the declaration's place.
+                    let at = local.map_or(byte, |l| l.scope.0);
+                    return match self.receiver_type(init, at, depth + 1) {
+                        Ok(Recv::Instance(t)) => Ok(Recv::Instance(t)),
+                        _ => Err(format!("type of local {n} not known")),
+                    };
+                }
+                let source = local.and_then(|l| l.lambda_source.as_ref());
                 return source
                     .and_then(|(recv, method)| self.lambda_param_type(recv, method, byte, depth))
                     .map(Recv::Instance)
@@ -409,13 +432,13 @@ impl Scope<'_> {
     }
 
     /// The type of argument `i` of a call, where known.
-    fn arg_type(&self, site: &CallSite, i: usize) -> Option<String> {
+    fn arg_type(&self, site: &CallSite, i: usize, depth: usize) -> Option<String> {
         if let Some(Some(t)) = site.arg_types.get(i) {
             return Some(t.clone());
         }
         match site.arg_exprs.get(i)? {
             Receiver::Other => None,
-            expr => match self.receiver_type(expr, site.byte, MAX_DEPTH / 2) {
+            expr => match self.receiver_type(expr, site.byte, depth + 1) {
                 Ok(Recv::Instance(t)) => Some(t.fqn),
                 _ => None,
             },
@@ -445,11 +468,6 @@ impl Scope<'_> {
                 None => self.field_in_scope(n),
             },
             Receiver::Field(inner, f) if **inner == Receiver::This => self.table.field(self.type_fqn, f),
-            Receiver::Call(cs)
-                if cs.arg_count == 0 && matches!(cs.name.as_str(), "stream" | "parallelStream") =>
-            {
-                self.written_type(&cs.receiver, byte, depth + 1)
-            }
             Receiver::Call(cs) => match self.call(cs, depth + 1) {
                 Target::Internal(k) => {
                     let t = self.table.get(&k.type_fqn)?;
@@ -459,6 +477,14 @@ impl Scope<'_> {
                         .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
                     Some((m.return_type.clone()?, k.type_fqn))
                 }
+                // `list.stream()`, `stream.filter(..)`, `optional.filter(..)`: the same
+                // elements, so the container's written type still tells the element type
+                // (`element_of` only accepts the JDK container names).
+                Target::External { .. } | Target::Unresolved { .. }
+                    if ELEMENT_PRESERVING.contains(&cs.name.as_str()) =>
+                {
+                    self.written_type(&cs.receiver, byte, depth + 1)
+                }
                 _ => None,
             },
             _ => None,
@@ -466,7 +492,7 @@ impl Scope<'_> {
     }
 
     /// Picks the one method `name` of type `fqn` that fits the call site.
-    fn select(&self, fqn: &str, name: &str, site: &CallSite) -> Target {
+    fn select(&self, fqn: &str, name: &str, site: &CallSite, depth: usize) -> Target {
         let (cands, external) = self.table.methods_named(fqn, name);
         let fallback = |why: String| match &external {
             Some(ext) => Target::External {
@@ -507,7 +533,7 @@ impl Scope<'_> {
                     .map(|i| {
                         let param = c.1.params.get(i).or(c.1.params.last());
                         match param {
-                            Some(p) => self.fit(self.arg_type(site, i).as_deref(), p, &c.0),
+                            Some(p) => self.fit(self.arg_type(site, i, depth).as_deref(), p, &c.0),
                             None => Fit::No,
                         }
                     })

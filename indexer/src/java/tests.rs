@@ -117,12 +117,11 @@ public class Pricing {
     public void send(Line line, String body) {}
     public void any(Object o) {}
     public void any(String s) {}
-    void run(Line l, Object o) {
+    void run(Line l, Object o, NotImported mystery) {
         send("a", "b");
         send(l, "b");
         send(new Line("x"), "b");
         send(o, "b");
-        var mystery = unknownLocal();
         price(mystery, 3);
         price(unknownLocal(), 3);
     }
@@ -328,7 +327,7 @@ package a;
 public class Order { public long total() { return 0; } }
 //- /src/a/Dto.java
 package a;
-public class Dto {}
+public class Dto { public String describe() { return ""; } }
 //- /src/a/Service.java
 package a;
 import java.util.List;
@@ -337,6 +336,8 @@ public class Service {
     private final Order order;
     private final java.util.Map<String, Order> byId;
     private Dto local(Order o) { return null; }
+    private Dto load(String key) { return null; }
+    private Dto load(String key, int n) { return null; }
     void run(List<Order> orders) {
         orders.stream().map(this::local).map(o -> o);
         orders.stream().map(mapper::toDto);
@@ -347,6 +348,12 @@ public class Service {
         orders.stream().map(order -> order.total());
         Runnable r = () -> order.total();
         byId.forEach((id, order) -> order.total());
+        orders.stream().filter(o -> o != null).forEach(o -> mapper.toDto(o));
+        orders.stream().map(o -> o.total()).forEach(t -> t.total());
+        java.util.Map<String, Dto> cache = null;
+        cache.computeIfAbsent("k", this::load);
+        var d = mapper.toDto(order);
+        d.describe();
         java.util.function.Function<Order, Long> f = (Order x) -> x.total();
     }
 }
@@ -354,12 +361,16 @@ public class Service {
         r#"
 a.Service.run -> ? result of external java.util.List.stream not typed
 a.Service.run -> ? type of local order not known
+a.Service.run -> ? type of local t not known
+a.Service.run -> a.Dto.describe
 a.Service.run -> a.Mapper.convert
 a.Service.run -> a.Mapper.toDto
 a.Service.run -> a.Order.total
+a.Service.run -> a.Service.load(String)
 a.Service.run -> a.Service.local
 a.Service.run -> ext java.util.List.forEach
 a.Service.run -> ext java.util.List.stream
+a.Service.run -> ext java.util.Map.computeIfAbsent
 a.Service.run -> ext java.util.Map.forEach
 "#,
     );
@@ -589,6 +600,12 @@ fn never_panics_on_hostile_input() {
         "() -> { Runnable r = ".repeat(3_000),
         "; }".repeat(3_000)
     );
+    let deep_args = format!(
+        "class A {{ void f() {{ {}1{}; }} }}",
+        "g(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    let deep_var = "class A { void f() { var a = a.b(); a.c(); } }".to_string();
     let garbage: String = (0..20_000u32)
         .map(|i| char::from_u32((i * 7919) % 0x2FF).unwrap_or('x'))
         .collect();
@@ -601,6 +618,8 @@ fn never_panics_on_hostile_input() {
         deep_chain,
         deep_types,
         deep_lambdas,
+        deep_args,
+        deep_var,
         "class A { String s = \"unterminated; void f() { g(\"also ); }".to_string(),
         "class A { String s = \"\"\" never closed".to_string(),
         "package".to_string(),
@@ -722,6 +741,7 @@ fn acme_expected_calls_within_a_product() {
             misses.push(line);
         }
     }
+    assert!(total > 150, "only {total} same-product Calls rows");
     let found = total - misses.len();
     assert!(
         misses.is_empty(),

@@ -24,6 +24,9 @@ use crate::walk::{self, SourceFile, SourceKind};
 /// Files parsed at once: bounds the source text held in memory.
 const CHUNK: usize = 64;
 
+/// One file after the parallel step: its warnings, and its text and facts when readable.
+type ParsedSource = (Vec<Warning>, Option<(String, JavaFile)>);
+
 /// The product's Java nodes, for the passes that hang more facts from them.
 #[derive(Default)]
 pub(super) struct CodeNodes {
@@ -79,7 +82,7 @@ pub(super) fn index_java(
     let mut nodes = CodeNodes::default();
     let mut facts: Vec<JavaFile> = Vec::with_capacity(sources.len());
     for chunk in sources.chunks(CHUNK) {
-        let parsed: Vec<(Vec<Warning>, Option<(String, JavaFile)>)> = chunk
+        let parsed: Vec<ParsedSource> = chunk
             .par_iter()
             .map(|f| {
                 let mut warnings = Vec::new();

@@ -71,12 +71,14 @@ fn annotation_names(annotations: &[java::Annotation]) -> String {
         .join(" ")
 }
 
-/// Parses, writes and resolves the Java sources of one repository.
+/// Parses, writes and resolves the Java sources of one repository; `service_of` gives the
+/// service a file belongs to, for its endpoints.
 pub(super) fn index_java(
     run: &mut ProductRun,
     w: &mut ProductWriter,
     files: &[SourceFile],
     file_nodes: &BTreeMap<String, NodeId>,
+    service_of: &dyn Fn(&str) -> Option<(NodeId, String)>,
 ) -> Result<CodeNodes, IndexError> {
     let sources: Vec<&SourceFile> = files.iter().filter(|f| f.kind == SourceKind::Java).collect();
     let mut nodes = CodeNodes::default();
@@ -112,6 +114,18 @@ pub(super) fn index_java(
             write_file(run, w, &mut nodes, f, file_node, &text, &file)?;
             facts.push(file);
         }
+    }
+
+    for file in &facts {
+        let service = service_of(&file.path);
+        let methods = &nodes.methods;
+        super::endpoints::write_endpoints(
+            run,
+            w,
+            file,
+            service.as_ref().map(|(id, name)| (*id, name.as_str())),
+            &|key| methods.get(key).copied(),
+        )?;
     }
 
     let table = SymbolTable::build(facts.iter());

@@ -9,6 +9,7 @@
 mod code;
 mod config;
 mod docs;
+mod endpoints;
 mod schema;
 
 use std::collections::BTreeMap;
@@ -276,7 +277,7 @@ impl ProductRun {
 
         // Config first: a module's `spring.application.name` names its service.
         let configs = config::read_configs(self, files);
-        let mut services: BTreeMap<String, NodeId> = BTreeMap::new();
+        let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
         for m in modules.iter().filter(|m| m.deployable) {
             let in_module: Vec<&config::ParsedConfig> = configs
                 .iter()
@@ -306,7 +307,7 @@ impl ProductRun {
             }
             let id = self.add(w, node)?;
             w.add_edge(repo, EdgeKind::Contains, id)?;
-            services.insert(m.dir.clone(), id);
+            services.insert(m.dir.clone(), (id, name.clone()));
             self.services.push(name);
         }
 
@@ -323,7 +324,7 @@ impl ProductRun {
             };
             self.bump_file(kind, f.size);
             let parent = module_of(&modules, &f.rel)
-                .and_then(|m| services.get(&m.dir).copied())
+                .and_then(|m| services.get(&m.dir).map(|(id, _)| *id))
                 .unwrap_or(repo);
             let file = self.add(
                 w,
@@ -338,7 +339,8 @@ impl ProductRun {
         }
 
         schema::index_schema(self, w, files, &file_nodes)?;
-        code::index_java(self, w, files, &file_nodes)?;
+        let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
+        code::index_java(self, w, files, &file_nodes, &service_of)?;
         for c in &configs {
             if let Some(&file) = file_nodes.get(&c.file.rel) {
                 config::write_config(self, w, file, c)?;

@@ -1,0 +1,230 @@
+//! HTTP endpoints from Java annotations: Spring MVC and WebFlux controllers (class-level
+//! prefixes, `value`/`path`, arrays of paths, `@RequestMapping(method = …)`), JAX-RS
+//! resources (`@Path` + `@GET`…), and servlets declared with `@WebServlet`.
+//!
+//! Each endpoint is a node served by its handler method and anchored by its service, verb
+//! and route, so outbound calls of any product can find it by service name — never by
+//! path alone — and wiki pages by verb and route.
+
+use semgraph_storage::{EdgeKind, NewNode, NodeId, NodeKind, ProductWriter};
+
+use super::ProductRun;
+use crate::error::IndexError;
+use crate::java::{Annotation, JavaFile, MethodDecl, MethodKey, TypeDecl, TypeKind};
+use crate::keys;
+
+const SPRING_VERBS: &[(&str, &str)] = &[
+    ("GetMapping", "GET"),
+    ("PostMapping", "POST"),
+    ("PutMapping", "PUT"),
+    ("DeleteMapping", "DELETE"),
+    ("PatchMapping", "PATCH"),
+];
+const JAXRS_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+const SERVLET_METHODS: &[(&str, &str)] = &[
+    ("doGet", "GET"),
+    ("doPost", "POST"),
+    ("doPut", "PUT"),
+    ("doDelete", "DELETE"),
+    ("doPatch", "PATCH"),
+];
+
+/// The short name of an annotation written `a.b.Name` or `Name`.
+fn short(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+fn find<'a>(annotations: &'a [Annotation], name: &str) -> Option<&'a Annotation> {
+    annotations.iter().find(|a| short(&a.name) == name)
+}
+
+fn values(a: &Annotation, keys: &[&str]) -> Vec<String> {
+    a.args
+        .iter()
+        .filter(|(k, _)| keys.contains(&k.as_str()))
+        .flat_map(|(_, v)| v.iter().cloned())
+        .collect()
+}
+
+/// `prefix` + `path`, with exactly one slash between and a leading slash.
+fn join(prefix: &str, path: &str) -> String {
+    let joined = format!(
+        "{}/{}",
+        prefix.trim_end_matches('/'),
+        path.trim_start_matches('/')
+    );
+    let joined = joined.trim_end_matches('/');
+    if joined.starts_with('/') {
+        joined.to_string()
+    } else {
+        format!("/{joined}")
+    }
+}
+
+/// One route a handler serves.
+struct Route {
+    verb: String,
+    path: String,
+    kind: &'static str,
+}
+
+fn spring_routes(t: &TypeDecl, m: &MethodDecl) -> Vec<Route> {
+    let is_controller = t.kind == TypeKind::Class
+        && (find(&t.annotations, "RestController").is_some() || find(&t.annotations, "Controller").is_some());
+    if !is_controller {
+        return Vec::new();
+    }
+    let mut prefixes = find(&t.annotations, "RequestMapping")
+        .map(|a| values(a, &["value", "path"]))
+        .unwrap_or_default();
+    if prefixes.is_empty() {
+        prefixes.push(String::new());
+    }
+    let reactive = m
+        .return_type
+        .as_deref()
+        .is_some_and(|r| r.starts_with("Mono") || r.starts_with("Flux"));
+    let kind = if reactive { "webflux" } else { "spring-mvc" };
+    let mut routes = Vec::new();
+    for a in &m.annotations {
+        let name = short(&a.name);
+        let verbs: Vec<String> = if let Some((_, verb)) = SPRING_VERBS.iter().find(|(n, _)| *n == name) {
+            vec![verb.to_string()]
+        } else if name == "RequestMapping" {
+            let methods: Vec<String> = values(a, &["method"])
+                .iter()
+                .map(|v| v.rsplit('.').next().unwrap_or(v).to_uppercase())
+                .collect();
+            if methods.is_empty() {
+                vec!["ANY".to_string()]
+            } else {
+                methods
+            }
+        } else {
+            continue;
+        };
+        let mut paths = values(a, &["value", "path"]);
+        if paths.is_empty() {
+            paths.push(String::new());
+        }
+        for prefix in &prefixes {
+            for path in &paths {
+                for verb in &verbs {
+                    routes.push(Route {
+                        verb: verb.clone(),
+                        path: join(prefix, path),
+                        kind,
+                    });
+                }
+            }
+        }
+    }
+    routes
+}
+
+fn jaxrs_routes(t: &TypeDecl, m: &MethodDecl) -> Vec<Route> {
+    let Some(class_path) = find(&t.annotations, "Path").map(|a| values(a, &["value"])) else {
+        return Vec::new();
+    };
+    let prefix = class_path.first().cloned().unwrap_or_default();
+    let Some(verb) = m
+        .annotations
+        .iter()
+        .map(|a| short(&a.name))
+        .find(|n| JAXRS_VERBS.contains(n))
+    else {
+        return Vec::new();
+    };
+    let path = find(&m.annotations, "Path")
+        .and_then(|a| values(a, &["value"]).first().cloned())
+        .unwrap_or_default();
+    vec![Route {
+        verb: verb.to_string(),
+        path: join(&prefix, &path),
+        kind: "jax-rs",
+    }]
+}
+
+fn servlet_routes(t: &TypeDecl, m: &MethodDecl) -> Vec<Route> {
+    let Some(servlet) = find(&t.annotations, "WebServlet") else {
+        return Vec::new();
+    };
+    if !t.extends.iter().any(|e| short(e) == "HttpServlet") {
+        return Vec::new();
+    }
+    let Some((_, verb)) = SERVLET_METHODS.iter().find(|(n, _)| *n == m.name) else {
+        return Vec::new();
+    };
+    values(servlet, &["value", "urlPatterns"])
+        .iter()
+        .map(|p| Route {
+            verb: verb.to_string(),
+            path: join("", p),
+            kind: "servlet",
+        })
+        .collect()
+}
+
+/// Writes the endpoints declared in `file`, each served by its handler and contained by
+/// the service the file belongs to.
+pub(super) fn write_endpoints(
+    run: &mut ProductRun,
+    w: &mut ProductWriter,
+    file: &JavaFile,
+    service: Option<(NodeId, &str)>,
+    method_node: &dyn Fn(&MethodKey) -> Option<NodeId>,
+) -> Result<(), IndexError> {
+    for t in &file.types {
+        for m in &t.methods {
+            let mut routes = spring_routes(t, m);
+            routes.extend(jaxrs_routes(t, m));
+            routes.extend(servlet_routes(t, m));
+            if routes.is_empty() {
+                continue;
+            }
+            let key = MethodKey {
+                type_fqn: t.fqn.clone(),
+                name: m.name.clone(),
+                params: m.params.iter().map(|p| crate::java::simple_name(&p.ty)).collect(),
+            };
+            let Some(handler) = method_node(&key) else {
+                continue;
+            };
+            for route in routes {
+                let name = format!("{} {}", route.verb, route.path);
+                let mut node = NewNode::new(NodeKind::Endpoint, &name)
+                    .fqn(&name)
+                    .at(&file.path, m.line_start as u32, m.line_end as u32)
+                    .attr("verb", &route.verb)
+                    .attr("path", &route.path)
+                    .attr("kind", route.kind)
+                    .attr("handler", format!("{}.{}", t.fqn, m.name));
+                if let Some((_, service_name)) = service {
+                    node = node.attr("service", service_name);
+                }
+                let id = run.add(w, node)?;
+                w.add_edge(id, EdgeKind::Serves, handler)?;
+                w.add_anchor(id, &keys::http_route(&route.verb, &route.path))?;
+                if let Some((service_node, service_name)) = service {
+                    w.add_edge(service_node, EdgeKind::Contains, id)?;
+                    w.add_anchor(id, &keys::http_endpoint(service_name, &route.verb, &route.path))?;
+                }
+                run.stat("endpoints", 1);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join;
+
+    #[test]
+    fn paths_join_with_one_slash() {
+        assert_eq!(join("/api/orders", "/{id}"), "/api/orders/{id}");
+        assert_eq!(join("/api/orders/", ""), "/api/orders");
+        assert_eq!(join("", "search"), "/search");
+        assert_eq!(join("", ""), "/");
+    }
+}

@@ -84,6 +84,12 @@ pub(crate) fn java_method(fqn: &str) -> String {
     format!("method:{fqn}")
 }
 
+/// A Java method by its type's simple name and its name (`OrderService.placeOrder`), for
+/// mentions that do not say the package.
+pub(crate) fn java_method_simple(type_and_method: &str) -> String {
+    format!("method-name:{type_and_method}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -258,7 +258,19 @@ fn write_file(
                 )?;
             }
             w.add_edge(id, EdgeKind::Contains, mid)?;
-            w.add_anchor(mid, &keys::java_method(&format!("{}.{}", t.fqn, m.name)))?;
+            // Overloads share their names: only the first answers to them, so a mention
+            // of `Type.method` finds one method rather than none.
+            if !t
+                .methods
+                .iter()
+                .take_while(|o| !std::ptr::eq(*o, m))
+                .any(|o| o.name == m.name)
+            {
+                w.add_anchor(mid, &keys::java_method(&format!("{}.{}", t.fqn, m.name)))?;
+                if !t.anonymous {
+                    w.add_anchor(mid, &keys::java_method_simple(&format!("{}.{}", t.name, m.name)))?;
+                }
+            }
             nodes.methods.insert(method_key(t, m), mid);
         }
     }

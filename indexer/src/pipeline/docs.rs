@@ -28,7 +28,13 @@ fn mention_keys(candidate: &MentionCandidate, products: &[String]) -> Vec<String
             if last.chars().next().is_some_and(char::is_uppercase) {
                 vec![keys::java_type(name)]
             } else {
-                vec![keys::java_method(name)]
+                let mut parts = name.rsplitn(3, '.');
+                let method = parts.next().unwrap_or(name);
+                let owner = parts.next().unwrap_or("");
+                vec![
+                    keys::java_method(name),
+                    keys::java_method_simple(&format!("{owner}.{method}")),
+                ]
             }
         }
         MentionCandidate::Identifier(word) => {
@@ -50,7 +56,15 @@ fn mention_keys(candidate: &MentionCandidate, products: &[String]) -> Vec<String
             } else {
                 keys::java_type_simple(value)
             }],
-            "method" => vec![keys::java_method(value)],
+            "method" => {
+                let mut parts = value.rsplitn(3, '.');
+                let method = parts.next().unwrap_or(value);
+                let owner = parts.next().unwrap_or("");
+                vec![
+                    keys::java_method(value),
+                    keys::java_method_simple(&format!("{owner}.{method}")),
+                ]
+            }
             "table" | "view" => vec![keys::table(value)],
             "endpoint" => {
                 let (verb, path) = value.split_once(' ').unwrap_or(("GET", value));
@@ -135,7 +149,19 @@ pub(super) fn index_wiki(
         w.add_edge(product_node, EdgeKind::Contains, id)?;
         w.set_content(id, ContentKind::Text, &page.text)?;
         write_terms(w, id, &format!("{}\n{}", page.title, page.text))?;
-        let mentions = write_mentions(w, id, &page.mentions, &products)?;
+        let mut mentions = write_mentions(w, id, &page.mentions, &products)?;
+        // A page names a product by a word of its title, tags or text.
+        let words = format!("{} {} {}", page.title, page.tags.join(" "), page.text).to_lowercase();
+        for p in &products {
+            let lower = p.to_lowercase();
+            if words
+                .split(|c: char| !c.is_alphanumeric() && c != '-')
+                .any(|w| w == lower)
+            {
+                w.add_link(id, EdgeKind::Mentions, &keys::product(p), LinkPolicy::Unique)?;
+                mentions += 1;
+            }
+        }
         run.stat("wiki.pages", 1);
         run.stat("wiki.mention-candidates", mentions);
         run.bump_file("markdown", f.size);

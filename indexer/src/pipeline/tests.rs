@@ -400,3 +400,56 @@ fn the_fixture_company_endpoints_are_found_as_expected_md_says() {
         .iter()
         .all(|id| snap.product_of(*id).map(|p| p.name) == Some("payments".into())));
 }
+
+#[test]
+fn the_fixture_company_wiki_mentions_resolve_as_expected_md_says() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    // Endpoints of kinds not indexed yet (OpenAPI spec, Spring Data REST) cannot be mentioned.
+    let pending: Vec<String> = expected_rows("Endpoints")
+        .into_iter()
+        .filter(|r| r[4] == "openapi" || r[4] == "data-rest")
+        .map(|r| format!("endpoint:{} {}", r[1], r[2]))
+        .collect();
+    let mut missed = Vec::new();
+    let rows: Vec<Vec<String>> = expected_rows("Wiki mentions")
+        .into_iter()
+        .filter(|r| !pending.contains(&r[1]))
+        .collect();
+    assert!(rows.len() > 60, "{} rows", rows.len());
+    for row in &rows {
+        let page =
+            node_by_fqn(&snap, &row[0], NodeKind::WikiPage).unwrap_or_else(|| panic!("page {}", row[0]));
+        let mentioned: Vec<NodeId> = snap
+            .adjacency()
+            .neighbors(page.id, Direction::Out, EdgeKind::Mentions)
+            .collect();
+        let (kind, value) = row[1].split_once(':').expect("kind:value");
+        let (kinds, fqn): (&[NodeKind], String) = match kind {
+            "product" => (&[NodeKind::Product], value.to_string()),
+            "type" => (&[NodeKind::Type], value.to_string()),
+            "method" => (&[NodeKind::Method], value.to_string()),
+            "table" => (&[NodeKind::Table, NodeKind::View], value.to_string()),
+            "endpoint" => (&[NodeKind::Endpoint], value.to_string()),
+            "routine" => (&[NodeKind::Routine], value.to_string()),
+            other => panic!("unknown mention kind {other}"),
+        };
+        let targets = snap.find_by_fqn(&fqn).expect("lookup");
+        let hit = snap
+            .nodes(&targets)
+            .expect("read")
+            .into_iter()
+            .flatten()
+            .any(|n| kinds.contains(&n.kind) && mentioned.contains(&n.id));
+        if !hit {
+            missed.push(format!("{} -> {}", row[0], row[1]));
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{}/{} wiki mentions missing:\n{}",
+        missed.len(),
+        rows.len(),
+        missed.join("\n")
+    );
+}

@@ -17,6 +17,8 @@ mod error;
 #[allow(dead_code)]
 mod keys;
 mod pipeline;
+#[cfg(test)]
+mod testing;
 mod walk;
 
 // Front-ends: plain facts from one file each, wired into the pipeline as they land.

@@ -6,21 +6,9 @@
 //! rewrites them; review the diff before committing.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use super::*;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
-
-fn read(relative: &str) -> String {
-    let path = repo_root().join(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use crate::testing::read;
 
 /// One line per entry (`line key = "value" @profile`) and per warning.
 fn render(file: &ConfigFile) -> String {
@@ -44,13 +32,7 @@ fn render(file: &ConfigFile) -> String {
 fn check_golden(name: &str) {
     let input = format!("fixtures/config/{name}");
     let actual = render(&parse_config_file(&input, &read(&input)));
-    let expected_path = repo_root().join(format!("{input}.expected"));
-    if std::env::var_os("SEMGRAPH_BLESS").is_some() {
-        std::fs::write(&expected_path, &actual).unwrap_or_else(|e| panic!("bless: {e}"));
-        return;
-    }
-    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-    assert_eq!(actual, expected, "golden mismatch for {input}");
+    crate::testing::assert_golden(&input, &actual);
 }
 
 #[test]

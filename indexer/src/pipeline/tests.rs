@@ -6,33 +6,10 @@ use std::path::{Path, PathBuf};
 use semgraph_storage::{Direction, EdgeKind, NodeId, NodeKind, Snapshot, Store};
 
 use super::*;
+use crate::testing::expected_rows;
 
 fn acme() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/acme")
-}
-
-/// The rows of the markdown table under `## {section}` of EXPECTED.md.
-fn expected_rows(section: &str) -> Vec<Vec<String>> {
-    let text = std::fs::read_to_string(acme().join("EXPECTED.md")).expect("EXPECTED.md");
-    let mut rows = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        if let Some(title) = line.strip_prefix("## ") {
-            inside = title.trim() == section;
-            continue;
-        }
-        if inside && line.starts_with('|') && !line.starts_with("|---") {
-            let cells: Vec<String> = line
-                .trim_matches('|')
-                .split('|')
-                .map(|c| c.trim().to_string())
-                .collect();
-            rows.push(cells);
-        }
-    }
-    assert!(rows.len() > 1, "section {section} has rows");
-    rows.remove(0);
-    rows
 }
 
 fn index_acme() -> (tempfile::TempDir, Store) {

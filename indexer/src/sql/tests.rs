@@ -2,18 +2,9 @@
 //! company checked against the tables of its `EXPECTED.md`, and hostile inputs.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use super::*;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn read(rel: &str) -> String {
-    let path = repo_root().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use crate::testing::{expected_rows, read};
 
 fn access(a: Access) -> &'static str {
     match a {
@@ -176,32 +167,6 @@ const ACME_PRODUCTS: &[(&str, &[&str])] = &[
         &["fixtures/acme/notifications/src/main/resources/schema.sql"],
     ),
 ];
-
-/// The rows of the markdown table under `## {section}`, header and separator dropped.
-fn expected_rows(section: &str) -> Vec<Vec<String>> {
-    let text = read("fixtures/acme/EXPECTED.md");
-    let heading = format!("## {section}");
-    let mut lines = text.lines().skip_while(|l| l.trim() != heading).skip(1);
-    let mut rows = Vec::new();
-    for line in lines.by_ref() {
-        let line = line.trim();
-        if line.starts_with("## ") {
-            break;
-        }
-        if !line.starts_with('|') {
-            continue;
-        }
-        let cells: Vec<String> = line
-            .trim_matches('|')
-            .split('|')
-            .map(|c| c.trim().to_owned())
-            .collect();
-        rows.push(cells);
-    }
-    assert!(rows.len() > 2, "section {section} has no table");
-    rows.drain(..2);
-    rows
-}
 
 fn joined<S: AsRef<str>>(items: &[S]) -> String {
     items.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ")

@@ -5,21 +5,9 @@
 //! `fixtures/wiki/<page>`; `SEMGRAPH_BLESS=1` rewrites them.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use super::*;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
-
-fn read(relative: &str) -> String {
-    let path = repo_root().join(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use crate::testing::{expected_rows, read};
 
 fn render_mention(m: &MentionCandidate) -> String {
     match m {
@@ -60,13 +48,7 @@ fn render(page: &WikiPage) -> String {
 fn check_golden(page: &str) {
     let input = format!("fixtures/wiki/{page}");
     let actual = render(&parse_wiki_page(page, &read(&input)));
-    let expected_path = repo_root().join(format!("{input}.expected"));
-    if std::env::var_os("SEMGRAPH_BLESS").is_some() {
-        std::fs::write(&expected_path, &actual).unwrap_or_else(|e| panic!("bless: {e}"));
-        return;
-    }
-    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-    assert_eq!(actual, expected, "golden mismatch for {input}");
+    crate::testing::assert_golden(&input, &actual);
 }
 
 #[test]
@@ -158,27 +140,6 @@ fn covered(row: &str, tags: &[String], text_terms: &[String], found: &[MentionCa
             _ => false,
         },
     }) || (kind == "product" && (tags.iter().any(|t| t == value) || text_terms.iter().any(|t| t == value)))
-}
-
-/// The `| a | b |` rows of one `## section` of EXPECTED.md, split into trimmed cells.
-fn expected_rows(section: &str) -> Vec<Vec<String>> {
-    let expected = read("fixtures/acme/EXPECTED.md");
-    let heading = format!("## {section}");
-    expected
-        .lines()
-        .skip_while(|line| line.trim() != heading)
-        .skip(1)
-        .take_while(|line| !line.starts_with("## "))
-        .filter(|line| line.starts_with('|') && !line.starts_with("|---"))
-        .skip(1)
-        .map(|line| {
-            line.trim()
-                .trim_matches('|')
-                .split('|')
-                .map(|cell| cell.trim().to_owned())
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

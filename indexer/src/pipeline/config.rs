@@ -1,5 +1,12 @@
 //! Spring configuration into the graph: one `ConfigKey` node per key and file, its value
 //! as content, and the module's `spring.application.name` as its service's name.
+//!
+//! A value with `${…}` placeholders is resolved the way Spring would at start-up, as far
+//! as the repository knows: from the other keys of the same module (the entry's profile
+//! first, then the default profile), then from the repository's `.env` files, then the
+//! placeholder's default. The content is the value as written, followed by a line
+//! `=> resolved` when resolution changed it; a placeholder nothing resolves is kept as
+//! written and counted.
 
 use semgraph_storage::{ContentKind, EdgeKind, NewNode, NodeId, NodeKind, ProductWriter};
 
@@ -43,12 +50,35 @@ pub(super) fn application_name(configs: &[&ParsedConfig]) -> Option<String> {
     config_files::application_name(&main)
 }
 
-/// Writes one file's keys under its file node.
+/// The value of `key` for a placeholder in an entry of `profile`, among `scope`.
+fn lookup(
+    scope: &[&ParsedConfig],
+    env: &[&ParsedConfig],
+    profile: Option<&str>,
+    key: &str,
+) -> Option<String> {
+    let entries = || {
+        scope
+            .iter()
+            .flat_map(|c| &c.parsed.entries)
+            .filter(|e| e.key == key)
+    };
+    entries()
+        .find(|e| profile.is_some() && e.profile.as_deref() == profile)
+        .or_else(|| entries().find(|e| e.profile.is_none()))
+        .or_else(|| env.iter().flat_map(|c| &c.parsed.entries).find(|e| e.key == key))
+        .map(|e| e.value.clone())
+}
+
+/// Writes one file's keys under its file node; `scope` is every config file of the same
+/// module and `env` the repository's `.env` files, for resolving placeholders.
 pub(super) fn write_config(
     run: &mut ProductRun,
     w: &mut ProductWriter,
     file: NodeId,
     config: &ParsedConfig,
+    scope: &[&ParsedConfig],
+    env: &[&ParsedConfig],
 ) -> Result<(), IndexError> {
     for entry in &config.parsed.entries {
         let mut node = NewNode::new(NodeKind::ConfigKey, &entry.key).fqn(&entry.key).at(
@@ -61,8 +91,60 @@ pub(super) fn write_config(
         }
         let key = run.add(w, node)?;
         w.add_edge(file, EdgeKind::Contains, key)?;
-        w.set_content(key, ContentKind::ConfigValue, &entry.value)?;
+        let mut content = entry.value.clone();
+        if entry.value.contains("${") {
+            let profile = entry.profile.as_deref();
+            let resolved =
+                config_files::resolve_placeholders(&entry.value, |k| lookup(scope, env, profile, k));
+            if resolved.text != entry.value {
+                content.push_str("\n=> ");
+                content.push_str(&resolved.text);
+            }
+            run.stat("config.placeholders.unresolved", resolved.unresolved.len() as u64);
+        }
+        w.set_content(key, ContentKind::ConfigValue, &content)?;
         run.stat("config.keys", 1);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::{SourceFile, SourceKind};
+
+    fn parsed(rel: &str, text: &str) -> ParsedConfig {
+        ParsedConfig {
+            file: SourceFile {
+                path: rel.into(),
+                rel: rel.into(),
+                kind: SourceKind::Config,
+                size: text.len() as u64,
+            },
+            parsed: config_files::parse_config_file(rel, text),
+        }
+    }
+
+    #[test]
+    fn placeholders_look_in_the_profile_then_the_default_then_env() {
+        let base = parsed("application.yml", "db:\n  host: base-db\nsmtp: x\n");
+        let prod = parsed("application-prod.yml", "db:\n  host: prod-db\n");
+        let env = parsed(".env", "SMTP_HOST=mail.local\n");
+        let scope = [&base, &prod];
+        let envs = [&env];
+        assert_eq!(
+            lookup(&scope, &envs, Some("prod"), "db.host").as_deref(),
+            Some("prod-db")
+        );
+        assert_eq!(lookup(&scope, &envs, None, "db.host").as_deref(), Some("base-db"));
+        assert_eq!(
+            lookup(&scope, &envs, Some("dev"), "db.host").as_deref(),
+            Some("base-db")
+        );
+        assert_eq!(
+            lookup(&scope, &envs, None, "SMTP_HOST").as_deref(),
+            Some("mail.local")
+        );
+        assert_eq!(lookup(&scope, &envs, None, "missing"), None);
+    }
 }

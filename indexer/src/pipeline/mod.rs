@@ -341,9 +341,18 @@ impl ProductRun {
         schema::index_schema(self, w, files, &file_nodes)?;
         let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
         code::index_java(self, w, files, &file_nodes, &service_of)?;
+        let env: Vec<&config::ParsedConfig> = configs
+            .iter()
+            .filter(|c| c.parsed.kind == crate::config_files::ConfigKind::Env)
+            .collect();
         for c in &configs {
+            let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
+            let scope: Vec<&config::ParsedConfig> = configs
+                .iter()
+                .filter(|o| module_of(&modules, &o.file.rel).map(|m| m.dir.clone()) == module)
+                .collect();
             if let Some(&file) = file_nodes.get(&c.file.rel) {
-                config::write_config(self, w, file, c)?;
+                config::write_config(self, w, file, c, &scope, &env)?;
             }
             progress.file_done(c.file.size);
         }

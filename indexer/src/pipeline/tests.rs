@@ -430,3 +430,33 @@ fn the_fixture_company_wiki_mentions_resolve_as_expected_md_says() {
         missed.join("\n")
     );
 }
+
+#[test]
+fn config_placeholders_resolve_from_the_module_env_files_and_defaults() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    let value = |key: &str, product: &str| -> Vec<String> {
+        let ids = snap.find_by_fqn(key).expect("lookup");
+        ids.into_iter()
+            .filter(|id| snap.product_of(*id).map(|p| p.name).as_deref() == Some(product))
+            .filter_map(|id| {
+                snap.content(id, semgraph_storage::ContentKind::ConfigValue)
+                    .expect("content")
+            })
+            .collect()
+    };
+    // Written with a default, resolved to the default (or to what a .env file says).
+    let smtp = value("spring.mail.host", "notifications");
+    assert!(!smtp.is_empty(), "spring.mail.host is indexed");
+    assert!(
+        smtp.contains(&"${SMTP_HOST:localhost}\n=> localhost".to_string()),
+        "{smtp:?}"
+    );
+    assert!(
+        smtp.contains(&"smtp.prod.acme.internal".to_string()),
+        "the prod profile's own value: {smtp:?}"
+    );
+    // A value without placeholders is stored as written, alone.
+    let name = value("spring.application.name", "payments");
+    assert_eq!(name, vec!["payments-service".to_string()]);
+}

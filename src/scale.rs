@@ -72,6 +72,8 @@ pub struct LoadReport {
     pub links: u64,
     /// Per product commit summaries.
     pub commits: Vec<CommitSummary>,
+    /// Seconds spent inside `commit` (flush, catalog write, adjacency rebuild).
+    pub commit_secs: f64,
 }
 
 /// The name of product `p`.
@@ -236,7 +238,9 @@ pub fn load_company(store: &Store, spec: &CompanySpec) -> Result<LoadReport> {
             nodes += 1;
             edges += 1;
         }
+        let commit_started = std::time::Instant::now();
         let summary = w.commit()?;
+        report.commit_secs += commit_started.elapsed().as_secs_f64();
         report.nodes += nodes;
         report.edges += edges;
         report.links = summary.links;

@@ -64,8 +64,8 @@ pub struct ProductWriter {
     nodes: RoaringBitmap,
     kinds: Vec<RoaringBitmap>,
     batch: WriteBatch,
-    out_edges: HashMap<(u32, EdgeKind), Vec<u32>>,
-    buffered_edges: usize,
+    /// Buffered edges: (source, kind, target).
+    edge_buffer: Vec<(u32, EdgeKind, u32)>,
     edges: u64,
     sets: HashMap<String, RoaringBitmap>,
     buffered_set_ids: usize,
@@ -163,8 +163,7 @@ impl Store {
             nodes: RoaringBitmap::new(),
             kinds: vec![RoaringBitmap::new(); NodeKind::ALL.len()],
             batch: WriteBatch::default(),
-            out_edges: HashMap::new(),
-            buffered_edges: 0,
+            edge_buffer: Vec::new(),
             edges: 0,
             sets: HashMap::new(),
             buffered_set_ids: 0,
@@ -252,10 +251,9 @@ impl ProductWriter {
     /// Adds an edge between two nodes of this run.
     pub fn add_edge(&mut self, from: NodeId, kind: EdgeKind, to: NodeId) -> Result<()> {
         self.own(from, to)?;
-        self.out_edges.entry((from.0, kind)).or_default().push(to.0);
-        self.buffered_edges += 1;
+        self.edge_buffer.push((from.0, kind, to.0));
         self.edges += 1;
-        if self.buffered_edges >= EDGE_BUFFER {
+        if self.edge_buffer.len() >= EDGE_BUFFER {
             self.flush_edges()?;
         }
         Ok(())
@@ -369,36 +367,36 @@ impl ProductWriter {
         Ok(())
     }
 
+    /// Writes the buffered edges as merge operands, one id list per (node, kind) and
+    /// direction: sorting groups them, so no per-edge hashing is needed.
     fn flush_edges(&mut self) -> Result<()> {
         let inner = &self.store.inner;
-        let mut incoming: HashMap<(u32, EdgeKind), RoaringBitmap> = HashMap::new();
+        let mut edges = std::mem::take(&mut self.edge_buffer);
         let mut batch = WriteBatch::default();
-        for ((src, kind), targets) in self.out_edges.drain() {
-            for &t in &targets {
-                incoming.entry((t, kind)).or_default().insert(src);
+        for direction in [CF_ADJ_OUT, CF_ADJ_IN] {
+            if direction == CF_ADJ_IN {
+                for e in edges.iter_mut() {
+                    *e = (e.2, e.1, e.0);
+                }
             }
-            let ids: RoaringBitmap = targets.into_iter().collect();
-            batch.merge_cf(
-                inner.cf(CF_ADJ_OUT),
-                codec::adj_key(src, kind),
-                codec::encode_ids(&ids),
-            );
-            if batch.size_in_bytes() >= BATCH_BYTES {
-                inner.db.write_opt(std::mem::take(&mut batch), &staging_write())?;
-            }
-        }
-        for ((dst, kind), sources) in incoming {
-            batch.merge_cf(
-                inner.cf(CF_ADJ_IN),
-                codec::adj_key(dst, kind),
-                codec::encode_ids(&sources),
-            );
-            if batch.size_in_bytes() >= BATCH_BYTES {
-                inner.db.write_opt(std::mem::take(&mut batch), &staging_write())?;
+            edges.sort_unstable();
+            edges.dedup();
+            for group in edges.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+                let (node, kind, _) = group[0];
+                let ids = RoaringBitmap::from_sorted_iter(group.iter().map(|e| e.2)).unwrap_or_default();
+                batch.merge_cf(
+                    inner.cf(direction),
+                    codec::adj_key(node, kind),
+                    codec::encode_ids(&ids),
+                );
+                if batch.size_in_bytes() >= BATCH_BYTES {
+                    inner.db.write_opt(std::mem::take(&mut batch), &staging_write())?;
+                }
             }
         }
         inner.db.write_opt(batch, &staging_write())?;
-        self.buffered_edges = 0;
+        edges.clear();
+        self.edge_buffer = edges;
         Ok(())
     }
 
@@ -618,6 +616,8 @@ impl ProductWriter {
             }
         }
         let old_links: std::collections::HashSet<(u32, EdgeKind, u32)> = old.links.iter().copied().collect();
+        // Only these nodes have link edges to leave out; every other node copies its list.
+        let link_sources: RoaringBitmap = old.links.iter().map(|e| e.0).collect();
         let slots = store::slot_count(&live);
         let old_adj = &old.adjacency;
         let links = &resolution.edges;
@@ -628,8 +628,9 @@ impl ProductWriter {
                         ids.iter().for_each(|dst| f((src, *kind, dst)));
                     }
                 } else {
+                    let has_links = link_sources.contains(src);
                     for (kind, dst) in old_adj.edges(NodeId(src), crate::model::Direction::Out) {
-                        if !old_links.contains(&(src, kind, dst.0)) {
+                        if !has_links || !old_links.contains(&(src, kind, dst.0)) {
                             f((src, kind, dst.0));
                         }
                     }

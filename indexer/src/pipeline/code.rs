@@ -79,6 +79,7 @@ pub(super) fn index_java(
     files: &[SourceFile],
     file_nodes: &BTreeMap<String, NodeId>,
     service_of: &dyn Fn(&str) -> Option<(NodeId, String)>,
+    resolve: &dyn Fn(&str, &str) -> String,
 ) -> Result<CodeNodes, IndexError> {
     let sources: Vec<&SourceFile> = files.iter().filter(|f| f.kind == SourceKind::Java).collect();
     let mut nodes = CodeNodes::default();
@@ -116,16 +117,17 @@ pub(super) fn index_java(
         }
     }
 
+    let mut topics = super::entry_points::Topics::default();
     for file in &facts {
         let service = service_of(&file.path);
+        let service = service.as_ref().map(|(id, name)| (*id, name.as_str()));
         let methods = &nodes.methods;
-        super::endpoints::write_endpoints(
-            run,
-            w,
-            file,
-            service.as_ref().map(|(id, name)| (*id, name.as_str())),
-            &|key| methods.get(key).copied(),
-        )?;
+        let method_node = |key: &MethodKey| methods.get(key).copied();
+        super::endpoints::write_endpoints(run, w, file, service, &method_node)?;
+        let path = file.path.clone();
+        super::entry_points::write_entry_points(run, w, &mut topics, file, service, &method_node, &|v| {
+            resolve(&path, v)
+        })?;
     }
 
     let table = SymbolTable::build(facts.iter());

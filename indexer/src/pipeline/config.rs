@@ -70,6 +70,11 @@ fn lookup(
         .map(|e| e.value.clone())
 }
 
+/// `value` with its placeholders resolved as far as `scope` and `env` know (default profile).
+pub(super) fn resolve(value: &str, scope: &[&ParsedConfig], env: &[&ParsedConfig]) -> String {
+    config_files::resolve_placeholders(value, |k| lookup(scope, env, None, k)).text
+}
+
 /// Writes one file's keys under its file node; `scope` is every config file of the same
 /// module and `env` the repository's `.env` files, for resolving placeholders.
 pub(super) fn write_config(

@@ -10,6 +10,7 @@ mod code;
 mod config;
 mod docs;
 mod endpoints;
+mod entry_points;
 mod schema;
 
 use std::collections::BTreeMap;
@@ -340,11 +341,22 @@ impl ProductRun {
 
         schema::index_schema(self, w, files, &file_nodes)?;
         let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
-        code::index_java(self, w, files, &file_nodes, &service_of)?;
         let env: Vec<&config::ParsedConfig> = configs
             .iter()
             .filter(|c| c.parsed.kind == crate::config_files::ConfigKind::Env)
             .collect();
+        let resolve = |rel: &str, value: &str| -> String {
+            if !value.contains("${") {
+                return value.to_string();
+            }
+            let module = module_of(&modules, rel).map(|m| m.dir.clone());
+            let scope: Vec<&config::ParsedConfig> = configs
+                .iter()
+                .filter(|o| module_of(&modules, &o.file.rel).map(|m| m.dir.clone()) == module)
+                .collect();
+            config::resolve(value, &scope, &env)
+        };
+        code::index_java(self, w, files, &file_nodes, &service_of, &resolve)?;
         for c in &configs {
             let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
             let scope: Vec<&config::ParsedConfig> = configs

@@ -460,3 +460,55 @@ fn config_placeholders_resolve_from_the_module_env_files_and_defaults() {
     let name = value("spring.application.name", "payments");
     assert_eq!(name, vec!["payments-service".to_string()]);
 }
+
+#[test]
+fn the_fixture_company_entry_points_and_consumers_are_found_as_expected_md_says() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    let mut missed = Vec::new();
+    for row in expected_rows("Entry points") {
+        let name = format!("{} {}", row[1], row[2]);
+        let ids = snap.find_by_fqn(&name).expect("lookup");
+        let found = snap.nodes(&ids).expect("read").into_iter().flatten().any(|e| {
+            e.kind == NodeKind::EntryPoint
+                && e.attr("service") == Some(row[0].as_str())
+                && neighbour_names(&snap, e.id, Direction::Out, EdgeKind::Serves).contains(&row[3])
+        });
+        if !found {
+            missed.push(format!("{} {name} -> {}", row[0], row[3]));
+        }
+    }
+    assert!(missed.is_empty(), "entry points missing:\n{}", missed.join("\n"));
+
+    // Every listener consumes its topic, across products. (Kafka Streams topologies and
+    // producers are not indexed yet.)
+    for row in expected_rows("Topics") {
+        for consumer in row[3]
+            .split(", ")
+            .filter(|c| *c != "-" && !c.contains(".streams."))
+        {
+            let methods = methods_named(&snap, consumer);
+            assert_eq!(methods.len(), 1, "{consumer}");
+            let topics = neighbour_names(&snap, methods[0], Direction::Out, EdgeKind::Consumes);
+            assert!(
+                topics.contains(&row[0]),
+                "{consumer} consumes {} (has {topics:?})",
+                row[0]
+            );
+        }
+    }
+    // Listeners of one topic in several products meet on every product's topic node.
+    let order_events: Vec<NodeId> = snap
+        .find_by_fqn("order-events")
+        .expect("lookup")
+        .into_iter()
+        .filter(|id| snap.nodes_of_kind(NodeKind::Topic).contains(id.0))
+        .collect();
+    assert!(
+        order_events.len() >= 2,
+        "payments and notifications each have the topic"
+    );
+    for t in &order_events {
+        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 2);
+    }
+}

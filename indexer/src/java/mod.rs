@@ -107,6 +107,8 @@ pub(crate) struct Param {
     pub(crate) name: String,
     /// Declared type as written (`List<String>`, `String...` is recorded as `String[]`).
     pub(crate) ty: String,
+    /// Annotations on the parameter (`@Value("${key}")`, `@PathVariable`…).
+    pub(crate) annotations: Vec<Annotation>,
 }
 
 /// A method or constructor (constructors are named `<init>`).
@@ -189,6 +191,9 @@ pub(crate) struct CallSite {
     /// The shape of each argument whose type the syntax alone does not tell (a name, a
     /// field access, a call), for typing at resolution time; `Receiver::Other` otherwise.
     pub(crate) arg_exprs: Vec<Receiver>,
+    /// Each argument as written (at most 256 characters): string literals, constants and
+    /// config-bound fields name topics, URLs and SQL.
+    pub(crate) arg_texts: Vec<String>,
     pub(crate) kind: CallKind,
     /// For a method reference passed to a well-known functional method (`map`, `forEach`,
     /// `reduce`...): how many arguments the function takes.

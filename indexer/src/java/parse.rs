@@ -539,6 +539,7 @@ impl<'s> Extractor<'s> {
                     params.push(Param {
                         name,
                         ty: format!("{ty}{dims}"),
+                        annotations: self.modifiers(p).1,
                     });
                 }
                 "spread_parameter" => {
@@ -561,6 +562,7 @@ impl<'s> Extractor<'s> {
                     params.push(Param {
                         name,
                         ty: format!("{ty}[]"),
+                        annotations: self.modifiers(p).1,
                     });
                 }
                 _ => {}
@@ -670,7 +672,7 @@ impl<'s> Extractor<'s> {
                     let is_super = node
                         .child_by_field_name("constructor")
                         .is_some_and(|c| c.kind() == "super");
-                    let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx, 0);
+                    let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
                     m.calls.push(CallSite {
                         line: line(node),
                         byte: node.start_byte(),
@@ -679,6 +681,7 @@ impl<'s> Extractor<'s> {
                         arg_count,
                         arg_types,
                         arg_exprs,
+                        arg_texts,
                         kind: if is_super {
                             CallKind::SuperCall
                         } else {
@@ -1031,18 +1034,25 @@ impl<'s> Extractor<'s> {
         m: &MethodDecl,
         ctx: &BodyCtx<'_>,
         depth: usize,
-    ) -> (usize, Vec<Option<String>>, Vec<Receiver>) {
+    ) -> (usize, Vec<Option<String>>, Vec<Receiver>, Vec<String>) {
         let Some(args) = call.child_by_field_name("arguments") else {
-            return (0, Vec::new(), Vec::new());
+            return (0, Vec::new(), Vec::new(), Vec::new());
         };
         let mut c = args.walk();
         let mut types = Vec::new();
         let mut exprs = Vec::new();
+        let mut texts = Vec::new();
         for arg in args.named_children(&mut c) {
             if matches!(arg.kind(), "line_comment" | "block_comment") {
                 continue;
             }
             let arg = unparen(arg);
+            let text = self.text(arg);
+            let mut end = text.len().min(256);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            texts.push(text[..end].to_string());
             let ty = if arg.kind() == "this" {
                 Some(ctx.type_name.to_string())
             } else {
@@ -1057,7 +1067,7 @@ impl<'s> Extractor<'s> {
             });
             types.push(ty);
         }
-        (types.len(), types, exprs)
+        (types.len(), types, exprs, texts)
     }
 
     /// The type of an expression where the syntax alone tells it.
@@ -1109,7 +1119,7 @@ impl<'s> Extractor<'s> {
             None => Receiver::None,
             Some(object) => self.receiver(object, m, ctx, depth + 1),
         };
-        let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx, depth);
+        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, depth);
         CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1118,6 +1128,7 @@ impl<'s> Extractor<'s> {
             arg_count,
             arg_types,
             arg_exprs,
+            arg_texts,
             kind: CallKind::Method,
             arity_hint: None,
         }
@@ -1128,7 +1139,7 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("type")
             .map(|t| erase(self.text(t)))
             .unwrap_or_default();
-        let (arg_count, arg_types, arg_exprs) = self.args(node, m, ctx, 0);
+        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
         CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1137,6 +1148,7 @@ impl<'s> Extractor<'s> {
             arg_count,
             arg_types,
             arg_exprs,
+            arg_texts,
             kind: CallKind::Constructor,
             arity_hint: None,
         }
@@ -1219,6 +1231,7 @@ impl<'s> Extractor<'s> {
             arg_count: 0,
             arg_types: Vec::new(),
             arg_exprs: Vec::new(),
+            arg_texts: Vec::new(),
             kind: CallKind::MethodRef,
             arity_hint,
         })

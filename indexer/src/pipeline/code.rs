@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 use semgraph_storage::{
-    ContentKind, EdgeAttrs, EdgeKind, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter, Warning,
+    ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
+    Warning,
 };
 
 use super::ProductRun;
@@ -132,7 +133,12 @@ pub(super) fn index_java(
 
     let table = SymbolTable::build(facts.iter());
     write_hierarchy(run, w, &mut nodes, &facts, &table)?;
-    write_calls(run, w, &mut nodes, &facts, &table)?;
+    let producers = Producers {
+        facts: &facts,
+        table: &table,
+        resolve,
+    };
+    write_calls(run, w, &mut nodes, &facts, &table, &producers, &mut topics)?;
     Ok(nodes)
 }
 
@@ -404,13 +410,92 @@ fn write_hierarchy(
     Ok(())
 }
 
-/// Resolves every call of every file and writes the Calls edges with their lines.
+/// Broker templates whose send methods publish to the topic named by their first argument.
+const PRODUCER_TYPES: &[(&str, &[&str], &str)] = &[
+    (".KafkaTemplate", &["send"], "kafka"),
+    (".RabbitTemplate", &["convertAndSend", "send"], "rabbitmq"),
+    (".JmsTemplate", &["convertAndSend", "send"], "jms"),
+];
+
+/// What finding a producer's topic needs: the facts (constants, fields), the symbol table,
+/// and the configuration resolver.
+struct Producers<'a> {
+    facts: &'a [JavaFile],
+    table: &'a SymbolTable,
+    resolve: &'a dyn Fn(&str, &str) -> String,
+}
+
+impl Producers<'_> {
+    fn type_decl(&self, fqn: &str) -> Option<&TypeDecl> {
+        self.facts.iter().flat_map(|f| &f.types).find(|t| t.fqn == fqn)
+    }
+
+    /// The topic a producer call names, when its first argument is a literal, a constant
+    /// or a field bound to a config key; `None` when the source does not say.
+    fn topic(&self, file: &JavaFile, caller: &MethodKey, line: usize, method: &str) -> Option<String> {
+        let decl = self.type_decl(&caller.type_fqn)?;
+        let m = decl
+            .methods
+            .iter()
+            .find(|m| m.name == caller.name && method_key(decl, m) == *caller)?;
+        let site = m.calls.iter().find(|c| c.line == line && c.name == method)?;
+        let arg = site.arg_texts.first()?.trim();
+        let value = if let Some(literal) = arg.strip_prefix('"').and_then(|a| a.strip_suffix('"')) {
+            literal.to_string()
+        } else if let Some((owner, name)) = arg.rsplit_once('.') {
+            let owner = self.table.resolve_type(owner, &caller.type_fqn)?;
+            let t = self.type_decl(&owner.fqn)?;
+            t.constants.iter().find(|(n, _)| n == name)?.1.clone()
+        } else {
+            // A constant of the caller's type or an enclosing one, or a config-bound field.
+            let mut scope = Some(decl);
+            let mut found = None;
+            while let Some(t) = scope {
+                if let Some((_, v)) = t.constants.iter().find(|(n, _)| n == arg) {
+                    found = Some(v.clone());
+                    break;
+                }
+                if let Some(f) = t.fields.iter().find(|f| f.name == arg) {
+                    // Bound on the field, or on the constructor parameter of the same name
+                    // that the constructor assigns to it.
+                    found = config_binding(&f.annotations).or_else(|| {
+                        t.methods
+                            .iter()
+                            .filter(|m| m.name == "<init>")
+                            .flat_map(|m| &m.params)
+                            .find(|p| p.name == arg)
+                            .and_then(|p| config_binding(&p.annotations))
+                    });
+                    break;
+                }
+                scope = t.outer.as_deref().and_then(|o| self.type_decl(o));
+            }
+            found?
+        };
+        let resolved = (self.resolve)(&file.path, &value);
+        (!resolved.is_empty() && !resolved.contains("${")).then_some(resolved)
+    }
+}
+
+/// The `${…}` text of a `@Value` annotation among `annotations`.
+fn config_binding(annotations: &[java::Annotation]) -> Option<String> {
+    annotations
+        .iter()
+        .find(|a| a.name.rsplit('.').next() == Some("Value"))
+        .and_then(|a| a.args.iter().find(|(k, _)| k == "value"))
+        .and_then(|(_, v)| v.first().cloned())
+}
+
+/// Resolves every call of every file and writes the Calls edges with their lines, and the
+/// Produces links of calls to broker templates.
 fn write_calls(
     run: &mut ProductRun,
     w: &mut ProductWriter,
     nodes: &mut CodeNodes,
     facts: &[JavaFile],
     table: &SymbolTable,
+    producers: &Producers<'_>,
+    topics: &mut super::entry_points::Topics,
 ) -> Result<(), IndexError> {
     let resolved: Vec<Vec<java::ResolvedCall>> =
         facts.par_iter().map(|f| java::resolve_calls(f, table)).collect();
@@ -432,6 +517,23 @@ fn write_calls(
                 },
                 Target::External { type_fqn, method } => {
                     run.stat("calls.external", 1);
+                    let producer = PRODUCER_TYPES.iter().find(|(suffix, methods, _)| {
+                        type_fqn.ends_with(suffix) && methods.contains(&method.as_str())
+                    });
+                    if let Some((_, _, broker)) = producer {
+                        match producers.topic(file, &call.caller, call.line, method) {
+                            Some(topic) => {
+                                topics.node(run, w, broker, &topic)?;
+                                w.add_link(caller, EdgeKind::Produces, &keys::topic(broker, &topic), LinkPolicy::All)?;
+                                run.stat("producers", 1);
+                            }
+                            None => run.warn(
+                                &file.path,
+                                Some(call.line as u32),
+                                format!("{broker} producer: the topic of {method}(…) is not a literal, constant or config-bound field"),
+                            ),
+                        }
+                    }
                     Some(external_method(run, w, nodes, type_fqn, method)?)
                 }
                 Target::Unresolved { reason } => {

@@ -512,3 +512,43 @@ fn the_fixture_company_entry_points_and_consumers_are_found_as_expected_md_says(
         assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 2);
     }
 }
+
+#[test]
+fn the_fixture_company_producers_meet_their_consumers_on_topics() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    let mut missed = Vec::new();
+    for row in expected_rows("Topics") {
+        // Kafka Streams topologies are not indexed yet.
+        for producer in row[2]
+            .split(", ")
+            .filter(|p| *p != "-" && !p.contains(".streams."))
+        {
+            let methods = methods_named(&snap, producer);
+            assert_eq!(methods.len(), 1, "{producer}");
+            let topics: Vec<NodeId> = snap
+                .adjacency()
+                .neighbors(methods[0], Direction::Out, EdgeKind::Produces)
+                .collect();
+            let names = neighbour_names(&snap, methods[0], Direction::Out, EdgeKind::Produces);
+            if !names.contains(&row[0]) {
+                missed.push(format!("{producer} -> {}", row[0]));
+                continue;
+            }
+            // The producer reaches every consumer of the topic in one hop through a topic node.
+            for consumer in row[3]
+                .split(", ")
+                .filter(|c| *c != "-" && !c.contains(".streams."))
+            {
+                let consumer = methods_named(&snap, consumer);
+                let meets = topics.iter().any(|t| {
+                    snap.adjacency()
+                        .neighbors(*t, Direction::In, EdgeKind::Consumes)
+                        .any(|c| consumer.contains(&c))
+                });
+                assert!(meets, "{producer} meets {:?} on {}", consumer, row[0]);
+            }
+        }
+    }
+    assert!(missed.is_empty(), "producers missing:\n{}", missed.join("\n"));
+}

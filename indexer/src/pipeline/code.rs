@@ -126,6 +126,7 @@ pub(super) fn index_java(
         let method_node = |key: &MethodKey| methods.get(key).copied();
         super::endpoints::write_endpoints(run, w, file, service, &method_node)?;
         let path = file.path.clone();
+        super::endpoints::write_feign_calls(run, w, file, &method_node, &|v| resolve(&path, v))?;
         super::entry_points::write_entry_points(run, w, &mut topics, file, service, &method_node, &|v| {
             resolve(&path, v)
         })?;

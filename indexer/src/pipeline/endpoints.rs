@@ -6,7 +6,7 @@
 //! and route, so outbound calls of any product can find it by service name — never by
 //! path alone — and wiki pages by verb and route.
 
-use semgraph_storage::{EdgeKind, NewNode, NodeId, NodeKind, ProductWriter};
+use semgraph_storage::{EdgeKind, LinkPolicy, NewNode, NodeId, NodeKind, ProductWriter};
 
 use super::ProductRun;
 use crate::error::IndexError;
@@ -85,8 +85,18 @@ fn spring_routes(t: &TypeDecl, m: &MethodDecl) -> Vec<Route> {
         .as_deref()
         .is_some_and(|r| r.starts_with("Mono") || r.starts_with("Flux"));
     let kind = if reactive { "webflux" } else { "spring-mvc" };
+    mapping_routes(&m.annotations, &prefixes)
+        .into_iter()
+        .map(|(verb, path)| Route { verb, path, kind })
+        .collect()
+}
+
+/// The (verb, path) pairs that Spring mapping annotations declare, under `prefixes`:
+/// `@GetMapping` and its siblings, `@RequestMapping(method = …)` (verb `ANY` without one),
+/// `value`/`path` and arrays of paths.
+pub(super) fn mapping_routes(annotations: &[Annotation], prefixes: &[String]) -> Vec<(String, String)> {
     let mut routes = Vec::new();
-    for a in &m.annotations {
+    for a in annotations {
         let name = short(&a.name);
         let verbs: Vec<String> = if let Some((_, verb)) = SPRING_VERBS.iter().find(|(n, _)| *n == name) {
             vec![verb.to_string()]
@@ -107,14 +117,10 @@ fn spring_routes(t: &TypeDecl, m: &MethodDecl) -> Vec<Route> {
         if paths.is_empty() {
             paths.push(String::new());
         }
-        for prefix in &prefixes {
+        for prefix in prefixes {
             for path in &paths {
                 for verb in &verbs {
-                    routes.push(Route {
-                        verb: verb.clone(),
-                        path: join(prefix, path),
-                        kind,
-                    });
+                    routes.push((verb.clone(), join(prefix, path)));
                 }
             }
         }
@@ -210,6 +216,76 @@ pub(super) fn write_endpoints(
                     w.add_anchor(id, &keys::http_endpoint(service_name, &route.verb, &route.path))?;
                 }
                 run.stat("endpoints", 1);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Outbound calls of an OpenFeign client: every mapped method of a `@FeignClient`
+/// interface is an `HttpCall` to its service (`name`/`value`), called by that method and
+/// asking for the endpoint with the same service, verb and route. A client with an
+/// explicit `url` calls outside the company: its calls stay boundaries to that host.
+pub(super) fn write_feign_calls(
+    run: &mut ProductRun,
+    w: &mut ProductWriter,
+    file: &JavaFile,
+    method_node: &dyn Fn(&MethodKey) -> Option<NodeId>,
+    resolve: &dyn Fn(&str) -> String,
+) -> Result<(), IndexError> {
+    for t in file.types.iter().filter(|t| t.kind == TypeKind::Interface) {
+        let Some(client) = find(&t.annotations, "FeignClient") else {
+            continue;
+        };
+        let Some(service) = values(client, &["name", "value"]).first().map(|s| resolve(s)) else {
+            continue;
+        };
+        let url = values(client, &["url"])
+            .first()
+            .map(|u| resolve(u))
+            .filter(|u| !u.is_empty());
+        let prefix = values(client, &["path"]).first().cloned().unwrap_or_default();
+        for m in &t.methods {
+            let routes = mapping_routes(&m.annotations, std::slice::from_ref(&prefix));
+            if routes.is_empty() {
+                continue;
+            }
+            let key = MethodKey {
+                type_fqn: t.fqn.clone(),
+                name: m.name.clone(),
+                params: m.params.iter().map(|p| crate::java::simple_name(&p.ty)).collect(),
+            };
+            let Some(caller) = method_node(&key) else {
+                continue;
+            };
+            for (verb, path) in routes {
+                let target = url
+                    .as_deref()
+                    .and_then(|u| u.split("://").nth(1))
+                    .and_then(|rest| rest.split(['/', ':']).next())
+                    .unwrap_or(&service)
+                    .to_string();
+                let call = run.add(
+                    w,
+                    NewNode::new(NodeKind::HttpCall, format!("{verb} {path}"))
+                        .fqn(format!("{} {verb} {path}", target))
+                        .at(&file.path, m.line_start as u32, m.line_end as u32)
+                        .attr("verb", &verb)
+                        .attr("url", format!("{}{path}", url.as_deref().unwrap_or("")))
+                        .attr("target-service", &target)
+                        .attr("client", "feign")
+                        .attr("caller", format!("{}.{}", t.fqn, m.name)),
+                )?;
+                w.add_edge(caller, EdgeKind::Calls, call)?;
+                if url.is_none() {
+                    w.add_link(
+                        call,
+                        EdgeKind::Invokes,
+                        &keys::http_endpoint(&service, &verb, &path),
+                        LinkPolicy::Unique,
+                    )?;
+                }
+                run.stat("http-calls", 1);
             }
         }
     }

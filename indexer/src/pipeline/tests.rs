@@ -552,3 +552,37 @@ fn the_fixture_company_producers_meet_their_consumers_on_topics() {
     }
     assert!(missed.is_empty(), "producers missing:\n{}", missed.join("\n"));
 }
+
+#[test]
+fn the_fixture_company_feign_calls_resolve_by_service_as_expected_md_says() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    let rows: Vec<Vec<String>> = expected_rows("HTTP calls")
+        .into_iter()
+        .filter(|r| r[1] == "Feign")
+        .collect();
+    assert!(rows.len() >= 4);
+    for row in rows {
+        let callers = methods_named(&snap, &row[0]);
+        assert_eq!(callers.len(), 1, "{}", row[0]);
+        let calls: Vec<NodeId> = snap
+            .adjacency()
+            .neighbors(callers[0], Direction::Out, EdgeKind::Calls)
+            .filter(|id| snap.nodes_of_kind(NodeKind::HttpCall).contains(id.0))
+            .collect();
+        assert_eq!(calls.len(), 1, "{} makes one HTTP call", row[0]);
+        let call = snap.node(calls[0]).expect("read").expect("live");
+        assert_eq!(call.attr("verb"), Some(row[2].as_str()));
+        assert_eq!(call.attr("target-service"), Some(row[4].as_str()));
+        // It invokes exactly the endpoint of the named service, even where another service
+        // exposes the same route.
+        let invoked: Vec<NodeId> = snap
+            .adjacency()
+            .neighbors(call.id, Direction::Out, EdgeKind::Invokes)
+            .collect();
+        assert_eq!(invoked.len(), 1, "{} resolves to one endpoint", row[0]);
+        let endpoint = snap.node(invoked[0]).expect("read").expect("live");
+        assert_eq!(endpoint.name, row[5], "{}", row[0]);
+        assert_eq!(endpoint.attr("service"), Some(row[4].as_str()), "{}", row[0]);
+    }
+}

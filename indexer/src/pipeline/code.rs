@@ -48,7 +48,8 @@ fn type_kind(kind: TypeKind) -> &'static str {
     }
 }
 
-fn method_key(t: &TypeDecl, m: &java::MethodDecl) -> MethodKey {
+/// The resolver's key of method `m` of type `t`.
+pub(super) fn method_key(t: &TypeDecl, m: &java::MethodDecl) -> MethodKey {
     MethodKey {
         type_fqn: t.fqn.clone(),
         name: m.name.clone(),

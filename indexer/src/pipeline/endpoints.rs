@@ -30,15 +30,17 @@ const SERVLET_METHODS: &[(&str, &str)] = &[
 ];
 
 /// The short name of an annotation written `a.b.Name` or `Name`.
-fn short(name: &str) -> &str {
+pub(super) fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
 
-fn find<'a>(annotations: &'a [Annotation], name: &str) -> Option<&'a Annotation> {
+/// The annotation called `name` (short name), if present.
+pub(super) fn find<'a>(annotations: &'a [Annotation], name: &str) -> Option<&'a Annotation> {
     annotations.iter().find(|a| short(&a.name) == name)
 }
 
-fn values(a: &Annotation, keys: &[&str]) -> Vec<String> {
+/// Every value of the attributes `keys` of `a`, arrays flattened.
+pub(super) fn values(a: &Annotation, keys: &[&str]) -> Vec<String> {
     a.args
         .iter()
         .filter(|(k, _)| keys.contains(&k.as_str()))
@@ -188,11 +190,7 @@ pub(super) fn write_endpoints(
             if routes.is_empty() {
                 continue;
             }
-            let key = MethodKey {
-                type_fqn: t.fqn.clone(),
-                name: m.name.clone(),
-                params: m.params.iter().map(|p| crate::java::simple_name(&p.ty)).collect(),
-            };
+            let key = super::code::method_key(t, m);
             let Some(handler) = method_node(&key) else {
                 continue;
             };
@@ -250,11 +248,7 @@ pub(super) fn write_feign_calls(
             if routes.is_empty() {
                 continue;
             }
-            let key = MethodKey {
-                type_fqn: t.fqn.clone(),
-                name: m.name.clone(),
-                params: m.params.iter().map(|p| crate::java::simple_name(&p.ty)).collect(),
-            };
+            let key = super::code::method_key(t, m);
             let Some(caller) = method_node(&key) else {
                 continue;
             };

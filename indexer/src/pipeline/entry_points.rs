@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 
 use semgraph_storage::{EdgeKind, LinkPolicy, NewNode, NodeId, NodeKind, ProductWriter};
 
+use super::endpoints::{short, values};
 use super::ProductRun;
 use crate::error::IndexError;
-use crate::java::{Annotation, JavaFile, MethodKey};
+use crate::java::{JavaFile, MethodKey};
 use crate::keys;
 
 /// Listener annotations: name, entry-point kind, broker, attributes naming the topics.
@@ -27,18 +28,6 @@ const LISTENERS: &[(&str, &str, &str, &[&str])] = &[
     ),
     ("JmsListener", "jms-listener", "jms", &["destination", "value"]),
 ];
-
-fn short(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
-}
-
-fn values(a: &Annotation, keys: &[&str]) -> Vec<String> {
-    a.args
-        .iter()
-        .filter(|(k, _)| keys.contains(&k.as_str()))
-        .flat_map(|(_, v)| v.iter().cloned())
-        .collect()
-}
 
 /// The product's Topic nodes, one per topic key, created on first use.
 #[derive(Default)]
@@ -83,11 +72,7 @@ pub(super) fn write_entry_points(
 ) -> Result<(), IndexError> {
     for t in &file.types {
         for m in &t.methods {
-            let key = MethodKey {
-                type_fqn: t.fqn.clone(),
-                name: m.name.clone(),
-                params: m.params.iter().map(|p| crate::java::simple_name(&p.ty)).collect(),
-            };
+            let key = super::code::method_key(t, m);
             let mut triggers: Vec<(&str, String, Option<&str>)> = Vec::new();
             let is_static = m.modifiers.iter().any(|x| x == "static");
             if m.name == "main"

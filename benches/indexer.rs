@@ -14,6 +14,8 @@
 //! cargo bench --bench indexer -- --java-lines 1000000 --ddl-mb 20 --jira-issues 50000
 //! ```
 
+mod support;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -28,44 +30,12 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let mut args = Args {
-        java_lines: vec![250_000, 1_000_000],
-        ddl_mb: 20,
-        jira_issues: 50_000,
-    };
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < argv.len() {
-        let value = argv.get(i + 1).cloned().unwrap_or_default();
-        match argv[i].as_str() {
-            "--java-lines" => args.java_lines = value.split(',').filter_map(|v| v.parse().ok()).collect(),
-            "--ddl-mb" => args.ddl_mb = value.parse().unwrap_or(args.ddl_mb),
-            "--jira-issues" => args.jira_issues = value.parse().unwrap_or(args.jira_issues),
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
+    let java: String = support::arg("--java-lines", "250000,1000000".to_string());
+    Args {
+        java_lines: java.split(',').filter_map(|v| v.parse().ok()).collect(),
+        ddl_mb: support::arg("--ddl-mb", 20),
+        jira_issues: support::arg("--jira-issues", 50_000),
     }
-    args
-}
-
-/// Peak RSS in MB since the last [`reset_peak`].
-fn peak_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
-}
-
-/// Resets the kernel's peak-RSS mark (Linux `clear_refs` 5).
-fn reset_peak() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 fn fixture_java() -> Vec<(String, String)> {
@@ -114,7 +84,7 @@ fn run(store: &Store, source: ProductSource) -> (f64, semgraph_indexer::ProductR
         config_file: None,
         server: None,
     };
-    reset_peak();
+    support::reset_peak_rss();
     let started = Instant::now();
     let report = index_product(store, &company, &source, &NoProgress).expect("index");
     (started.elapsed().as_secs_f64(), report)
@@ -149,7 +119,7 @@ fn bench_java(dir: &Path, store: &Store, lines_wanted: u64) {
         report.stats.get("calls.resolved").unwrap_or(&0),
         report.stats.get("calls.external").unwrap_or(&0),
         report.stats.get("calls.unresolved").unwrap_or(&0),
-        peak_rss_mb()
+        support::peak_rss_mb()
     );
 }
 
@@ -188,7 +158,7 @@ fn bench_ddl(dir: &Path, store: &Store, mb: u64) {
         total as f64 / 1e6,
         total as f64 / 1e6 / secs,
         report.warnings.len(),
-        peak_rss_mb()
+        support::peak_rss_mb()
     );
 }
 
@@ -222,7 +192,7 @@ fn bench_jira(dir: &Path, store: &Store, issues: u64) {
         report.stats.get("jira.issues").unwrap_or(&0),
         json.len() as f64 / 1e6,
         issues as f64 / secs * 60.0,
-        peak_rss_mb()
+        support::peak_rss_mb()
     );
 }
 

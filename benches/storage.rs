@@ -13,6 +13,8 @@
 //! cargo bench --bench storage -- --methods 100000 --calls 1000000 --shape uniform
 //! ```
 
+mod support;
+
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -30,48 +32,18 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let mut args = Args {
-        methods: 1_000_000,
-        calls: 10_000_000,
-        products: 10,
-        shapes: vec![CallShape::PowerLaw, CallShape::Uniform],
-        samples: 300,
+    let shapes = match support::arg("--shape", String::new()).as_str() {
+        "uniform" => vec![CallShape::Uniform],
+        "powerlaw" => vec![CallShape::PowerLaw],
+        _ => vec![CallShape::PowerLaw, CallShape::Uniform],
     };
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < argv.len() {
-        let value = argv.get(i + 1).cloned().unwrap_or_default();
-        match argv[i].as_str() {
-            "--methods" => args.methods = value.parse().unwrap_or(args.methods),
-            "--calls" => args.calls = value.parse().unwrap_or(args.calls),
-            "--products" => args.products = value.parse().unwrap_or(args.products),
-            "--samples" => args.samples = value.parse().unwrap_or(args.samples),
-            "--shape" => {
-                args.shapes = match value.as_str() {
-                    "uniform" => vec![CallShape::Uniform],
-                    "powerlaw" => vec![CallShape::PowerLaw],
-                    _ => args.shapes.clone(),
-                }
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
+    Args {
+        methods: support::arg("--methods", 1_000_000),
+        calls: support::arg("--calls", 10_000_000),
+        products: support::arg("--products", 10),
+        shapes,
+        samples: support::arg("--samples", 300),
     }
-    args
-}
-
-fn peak_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -184,7 +156,7 @@ fn bench_shape(args: &Args, shape: CallShape) {
         disk as f64 / report.nodes.max(1) as f64,
         disk as f64 / report.edges.max(1) as f64
     );
-    println!("peak RSS so far: {:.0} MB", peak_rss_mb());
+    println!("peak RSS so far: {:.0} MB", support::peak_rss_mb());
 }
 
 fn main() {

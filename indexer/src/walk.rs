@@ -112,8 +112,9 @@ pub(crate) fn walk_repo(root: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
+                // The error names the path it concerns (a loop, a permission).
                 warnings.push(Warning {
-                    file: relative(root, Path::new(&e.to_string())),
+                    file: root.display().to_string(),
                     line: None,
                     message: format!("skipped: {e}"),
                 });

@@ -7,7 +7,6 @@
 //! re-index are purged and reused only once no snapshot of an older generation is alive,
 //! so a reader never sees a record rewritten under it.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
@@ -902,19 +901,6 @@ impl Snapshot {
         &self.state.unlinked
     }
 
-    /// The keys a node answers to or asks for (`(is_anchor, key)`).
-    pub fn link_keys(&self, node: NodeId) -> Vec<(bool, String)> {
-        self.state
-            .decls
-            .iter()
-            .filter(|(n, _)| *n == node.0)
-            .map(|(_, d)| match d {
-                LinkDecl::Anchor { key } => (true, key.clone()),
-                LinkDecl::Ref { key, .. } => (false, key.clone()),
-            })
-            .collect()
-    }
-
     /// Every recorded index run of `product`, oldest first.
     pub fn runs(&self, product: ProductId) -> Result<Vec<IndexRun>> {
         let inner = self.inner();
@@ -935,17 +921,5 @@ impl Snapshot {
             }
         }
         Ok(out)
-    }
-
-    /// Per edge kind, the number of edges in this generation.
-    pub fn edge_counts(&self) -> HashMap<EdgeKind, u64> {
-        let mut counts = HashMap::new();
-        let adjacency = &self.state.adjacency;
-        for node in &self.state.live {
-            for (kind, _) in adjacency.edges(NodeId(node), crate::model::Direction::Out) {
-                *counts.entry(kind).or_insert(0) += 1;
-            }
-        }
-        counts
     }
 }

@@ -125,6 +125,13 @@ impl<'s> Extractor<'s> {
         std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
     }
 
+    /// The text of `node`'s child `field`, or empty when it has none.
+    fn field_text(&self, node: Node<'_>, field: &str) -> String {
+        node.child_by_field_name(field)
+            .map(|n| self.text(n).to_string())
+            .unwrap_or_default()
+    }
+
     fn collect_diagnostics(&mut self, root: Node<'_>) {
         let mut cursor = root.walk();
         let mut stack = vec![root];
@@ -223,20 +230,14 @@ impl<'s> Extractor<'s> {
     }
 
     fn annotation(&self, node: Node<'_>) -> Annotation {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string())
-            .unwrap_or_default();
+        let name = self.field_text(node, "name");
         let mut args = Vec::new();
         if let Some(list) = node.child_by_field_name("arguments") {
             let mut c = list.walk();
             for arg in list.named_children(&mut c) {
                 match arg.kind() {
                     "element_value_pair" => {
-                        let key = arg
-                            .child_by_field_name("key")
-                            .map(|k| self.text(k).to_string())
-                            .unwrap_or_default();
+                        let key = self.field_text(arg, "key");
                         let values = arg
                             .child_by_field_name("value")
                             .map(|v| self.element_values(v))
@@ -485,10 +486,7 @@ impl<'s> Extractor<'s> {
 
     fn field(&mut self, node: Node<'_>, _type_fqn: &str, out: &mut Vec<Member>) {
         let (modifiers, annotations) = self.modifiers(node);
-        let ty = node
-            .child_by_field_name("type")
-            .map(|t| self.text(t).to_string())
-            .unwrap_or_default();
+        let ty = self.field_text(node, "type");
         let is_constant = modifiers.iter().any(|m| m == "static")
             && modifiers.iter().any(|m| m == "final")
             && erase(&ty) == "String";
@@ -524,18 +522,9 @@ impl<'s> Extractor<'s> {
         for p in node.named_children(&mut c) {
             match p.kind() {
                 "formal_parameter" => {
-                    let ty = p
-                        .child_by_field_name("type")
-                        .map(|t| self.text(t).to_string())
-                        .unwrap_or_default();
-                    let dims = p
-                        .child_by_field_name("dimensions")
-                        .map(|d| self.text(d).to_string())
-                        .unwrap_or_default();
-                    let name = p
-                        .child_by_field_name("name")
-                        .map(|n| self.text(n).to_string())
-                        .unwrap_or_default();
+                    let ty = self.field_text(p, "type");
+                    let dims = self.field_text(p, "dimensions");
+                    let name = self.field_text(p, "name");
                     params.push(Param {
                         name,
                         ty: format!("{ty}{dims}"),
@@ -551,10 +540,7 @@ impl<'s> Extractor<'s> {
                         match x.kind() {
                             "modifiers" => {}
                             "variable_declarator" => {
-                                name = x
-                                    .child_by_field_name("name")
-                                    .map(|n| self.text(n).to_string())
-                                    .unwrap_or_default();
+                                name = self.field_text(x, "name");
                             }
                             _ => ty = self.text(x).to_string(),
                         }
@@ -587,9 +573,7 @@ impl<'s> Extractor<'s> {
         let name = if is_ctor {
             "<init>".to_string()
         } else {
-            node.child_by_field_name("name")
-                .map(|n| self.text(n).to_string())
-                .unwrap_or_default()
+            self.field_text(node, "name")
         };
         let (params, varargs) = if node.kind() == "compact_constructor_declaration" {
             (record_params.to_vec(), false)
@@ -602,10 +586,7 @@ impl<'s> Extractor<'s> {
             None
         } else {
             node.child_by_field_name("type").map(|t| {
-                let dims = node
-                    .child_by_field_name("dimensions")
-                    .map(|d| self.text(d).to_string())
-                    .unwrap_or_default();
+                let dims = self.field_text(node, "dimensions");
                 format!("{}{dims}", self.text(t))
             })
         };
@@ -1111,10 +1092,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn method_call(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> CallSite {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string())
-            .unwrap_or_default();
+        let name = self.field_text(node, "name");
         let receiver = match node.child_by_field_name("object") {
             None => Receiver::None,
             Some(object) => self.receiver(object, m, ctx, depth + 1),

@@ -136,7 +136,11 @@ pub(super) fn index_java(
     let table = SymbolTable::build(facts.iter());
     write_hierarchy(run, w, &mut nodes, &facts, &table)?;
     let producers = Producers {
-        facts: &facts,
+        types: facts
+            .iter()
+            .flat_map(|f| &f.types)
+            .map(|t| (t.fqn.as_str(), t))
+            .collect(),
         table: &table,
         resolve,
     };
@@ -422,14 +426,14 @@ const PRODUCER_TYPES: &[(&str, &[&str], &str)] = &[
 /// What finding a producer's topic needs: the facts (constants, fields), the symbol table,
 /// and the configuration resolver.
 struct Producers<'a> {
-    facts: &'a [JavaFile],
+    types: HashMap<&'a str, &'a TypeDecl>,
     table: &'a SymbolTable,
     resolve: &'a dyn Fn(&str, &str) -> String,
 }
 
 impl Producers<'_> {
     fn type_decl(&self, fqn: &str) -> Option<&TypeDecl> {
-        self.facts.iter().flat_map(|f| &f.types).find(|t| t.fqn == fqn)
+        self.types.get(fqn).copied()
     }
 
     /// The topic a producer call names, when its first argument is a literal, a constant

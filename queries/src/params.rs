@@ -1,0 +1,110 @@
+//! Strict parameter checking against the catalog.
+//!
+//! An agent that misspells `fqn` as `name` must hear so, with the right name, rather than
+//! get an empty answer it will trust. Unknown, missing and ill-typed parameters are errors;
+//! defaults come from the catalog, so they are the ones discover prints.
+
+use std::collections::BTreeMap;
+
+use crate::catalog::{EndpointSpec, ParamType};
+use crate::error::QueryError;
+
+/// Parameters the pagination layer owns: accepted everywhere, ignored by queries.
+const PAGING: &[&str] = &["page", "page_size"];
+
+/// Checked parameters of one request, defaults filled in.
+#[derive(Debug)]
+pub(crate) struct Args {
+    values: BTreeMap<&'static str, String>,
+}
+
+impl Args {
+    pub(crate) fn check(spec: &EndpointSpec, given: &BTreeMap<String, String>) -> Result<Args, QueryError> {
+        for name in given.keys() {
+            if spec.param(name).is_none() && !PAGING.contains(&name.as_str()) {
+                return Err(QueryError::parameter(
+                    spec,
+                    name,
+                    &format!("unknown parameter `{name}`"),
+                ));
+            }
+        }
+        for name in PAGING {
+            if let Some(v) = given.get(*name) {
+                if v.trim().parse::<u64>().map_or(true, |n| n == 0) {
+                    return Err(QueryError::parameter(
+                        spec,
+                        name,
+                        &format!("`{name}` must be a whole number of 1 or more, not `{v}`"),
+                    ));
+                }
+            }
+        }
+        let mut values = BTreeMap::new();
+        for p in spec.params {
+            let value = match given.get(p.name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+                Some(v) => v.to_string(),
+                None if p.required => {
+                    return Err(QueryError::parameter(
+                        spec,
+                        p.name,
+                        &format!("missing required parameter `{}`", p.name),
+                    ))
+                }
+                None => match p.default {
+                    Some(d) => d.to_string(),
+                    None => continue,
+                },
+            };
+            let problem = match p.ty {
+                ParamType::String => None,
+                ParamType::Integer { min, max } => match value.parse::<i64>() {
+                    Ok(n) if (min..=max).contains(&n) => None,
+                    Ok(n) => Some(format!("`{}` must be between {min} and {max}, not {n}", p.name)),
+                    Err(_) => Some(format!("`{}` must be a whole number, not `{value}`", p.name)),
+                },
+                ParamType::Boolean => (!matches!(value.as_str(), "true" | "false"))
+                    .then(|| format!("`{}` must be true or false, not `{value}`", p.name)),
+                ParamType::Enum(options) => {
+                    let hit = options.iter().find(|o| o.eq_ignore_ascii_case(&value));
+                    match hit {
+                        Some(o) => {
+                            values.insert(p.name, o.to_string());
+                            continue;
+                        }
+                        None => Some(format!(
+                            "`{}` must be one of {}, not `{value}`",
+                            p.name,
+                            options.join(", ")
+                        )),
+                    }
+                }
+            };
+            if let Some(problem) = problem {
+                return Err(QueryError::parameter(spec, p.name, &problem));
+            }
+            values.insert(p.name, value);
+        }
+        Ok(Args { values })
+    }
+
+    /// A parameter's value (required ones are always present).
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
+    }
+
+    /// A required parameter (checked present by [`Args::check`]).
+    pub(crate) fn text(&self, name: &str) -> &str {
+        self.get(name).unwrap_or_default()
+    }
+
+    /// An integer parameter with a default (checked by [`Args::check`]).
+    pub(crate) fn int(&self, name: &str) -> u32 {
+        self.get(name).and_then(|v| v.parse().ok()).unwrap_or(1)
+    }
+
+    /// A boolean parameter.
+    pub(crate) fn flag(&self, name: &str) -> bool {
+        self.get(name) == Some("true")
+    }
+}

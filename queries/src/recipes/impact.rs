@@ -1,0 +1,778 @@
+//! `impact`: what breaks if this changes.
+//!
+//! Resolve the seed (a method; a type stands for all its methods; an endpoint for its
+//! handler), walk callers up to `depth` with interface dispatch and HTTP calls across
+//! services, then collect in one pass each: the endpoints and entry points that reach the
+//! change, the callers in other products, the topics produced on the way and who consumes
+//! them, the tables written, the tests that reach it (apart from production callers), and
+//! the recent incidents that mention the affected products. Source snippets (the changed
+//! method and each direct caller's call site) are added for products in the caller's area.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rayon::prelude::*;
+use roaring::RoaringBitmap;
+use semgraph_storage::{ContentKind, Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind};
+use serde::Serialize;
+
+use super::{header, more, ROWS};
+use crate::error::QueryError;
+use crate::graph::{blast_radius_with_parents, reached_entry_points, Ctx, Via};
+use crate::params::Args;
+use crate::primitives::code::call_lines;
+use crate::primitives::docs::{issue_row, issues_table, IssueRow};
+use crate::primitives::{method_display, NodeRef};
+use crate::render::{document, tick};
+use crate::trace::Trace;
+use crate::Document;
+
+const VERSION: &str = "impact/1";
+/// Most methods a blast radius collects before it stops going deeper.
+const BUDGET: u64 = 50_000;
+const VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+#[derive(Serialize, Clone)]
+struct CallerRow {
+    depth: usize,
+    method: NodeRef,
+    calls: String,
+    via: &'static str,
+    site: String,
+}
+
+#[derive(Serialize)]
+struct EntryRow {
+    depth: usize,
+    product: String,
+    service: String,
+    kind: String,
+    name: String,
+    handler: String,
+}
+
+#[derive(Serialize)]
+struct CrossRow {
+    caller_product: String,
+    caller: String,
+    endpoint: String,
+    endpoint_product: String,
+}
+
+#[derive(Serialize)]
+struct TopicRow {
+    topic: String,
+    broker: String,
+    produced_by: Vec<String>,
+    consumers: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct TableRow {
+    table: String,
+    product: String,
+    written_by: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Snippet {
+    title: String,
+    location: String,
+    code: String,
+}
+
+#[derive(Serialize)]
+struct Impact {
+    recipe_version: &'static str,
+    target: String,
+    depth: u32,
+    targets: Vec<NodeRef>,
+    affected_methods: usize,
+    affected_products: Vec<String>,
+    callers: Vec<CallerRow>,
+    callers_not_shown: usize,
+    endpoints: Vec<EntryRow>,
+    entry_points: Vec<EntryRow>,
+    other_products: Vec<CrossRow>,
+    topics: Vec<TopicRow>,
+    tables_written: Vec<TableRow>,
+    tests: Vec<NodeRef>,
+    test_count: usize,
+    incidents: Vec<IssueRow>,
+    sources: Vec<Snippet>,
+    trace: Trace,
+}
+
+/// The methods a written target designates, and how it was read.
+fn resolve_seed(ctx: &Ctx<'_>, target: &str) -> Result<(Vec<Node>, String), QueryError> {
+    let first = target.split_whitespace().next().unwrap_or("").to_uppercase();
+    if VERBS.contains(&first.as_str()) && target.contains('/') {
+        let endpoints = ctx.resolve_endpoint(target, None)?;
+        let mut handlers = Vec::new();
+        for e in &endpoints {
+            for h in ctx.neighbor_nodes(e.id, Direction::Out, EdgeKind::Serves)? {
+                if h.kind == NodeKind::Method {
+                    handlers.push(h);
+                } else {
+                    handlers.extend(
+                        ctx.neighbor_nodes(h.id, Direction::Out, EdgeKind::Contains)?
+                            .into_iter()
+                            .filter(|m| m.kind == NodeKind::Method),
+                    );
+                }
+            }
+        }
+        let how = format!(
+            "{} endpoint(s) `{target}` → {} handler method(s)",
+            endpoints.len(),
+            handlers.len()
+        );
+        return Ok((handlers, how));
+    }
+    let found = ctx.resolve(target, &[NodeKind::Method, NodeKind::Type])?;
+    let mut methods = Vec::new();
+    let mut types = 0;
+    for n in &found {
+        if n.kind == NodeKind::Type {
+            types += 1;
+            methods.extend(
+                ctx.neighbor_nodes(n.id, Direction::Out, EdgeKind::Contains)?
+                    .into_iter()
+                    .filter(|m| m.kind == NodeKind::Method),
+            );
+        } else {
+            methods.push(n.clone());
+        }
+    }
+    let how = if types > 0 {
+        format!("{types} type(s) → {} method(s)", methods.len())
+    } else if methods.len() > 1 {
+        format!(
+            "{} methods match `{target}` (ambiguous or overloaded: all are analysed; pass `package.Type.method(ParamType, …)` to narrow)",
+            methods.len()
+        )
+    } else {
+        format!("{} method(s)", methods.len())
+    };
+    Ok((methods, how))
+}
+
+fn via_word(v: Via) -> &'static str {
+    match v {
+        Via::Call => "call",
+        Via::Dispatch => "interface dispatch",
+        Via::Http => "HTTP",
+    }
+}
+
+/// `lines` of `text` (which starts at `first_line`) around `at`, numbered.
+fn excerpt(text: &str, first_line: u32, at: u32, around: u32) -> String {
+    let lo = at.saturating_sub(around).max(first_line);
+    let hi = at + around;
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (first_line + i as u32, l))
+        .filter(|(n, _)| *n >= lo && *n <= hi)
+        .map(|(n, l)| format!("{n:>5}{} {l}", if n == at { ">" } else { " " }))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
+    let target = args.text("target").to_string();
+    let depth = args.int("depth");
+    let include_tests = args.flag("include_tests");
+    let mut trace = Trace::default();
+
+    let seeds_nodes = trace.step("resolve target", || -> Result<_, QueryError> {
+        let (nodes, how) = resolve_seed(ctx, &target)?;
+        if nodes.is_empty() {
+            let near = ctx.nearest_names(&target, &[NodeKind::Method, NodeKind::Type])?;
+            let mut near = near;
+            if target.contains('/') {
+                near.extend(ctx.nearest_endpoints(&target)?);
+            }
+            let msg = format!(
+                "0 targets: no method, type or endpoint matches `{target}`; nearest names: {}",
+                if near.is_empty() {
+                    "none".into()
+                } else {
+                    near.iter().map(|n| tick(n)).collect::<Vec<_>>().join(", ")
+                }
+            );
+            return Ok((nodes, msg));
+        }
+        Ok((nodes, how))
+    })?;
+    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
+    let title = format!("Impact of {target}");
+
+    let (layers, parents) = trace.step(
+        "blast radius (calls, interface dispatch, HTTP)",
+        || -> Result<_, QueryError> {
+            let (layers, parents) = blast_radius_with_parents(ctx.adj(), &seeds, depth);
+            let total: u64 = layers.iter().map(|l| l.len()).sum();
+            let per: Vec<String> = layers
+                .iter()
+                .enumerate()
+                .map(|(d, l)| format!("depth {}: {}", d + 1, l.len()))
+                .collect();
+            Ok((
+                (layers, parents),
+                format!(
+                    "{total} methods ({})",
+                    if per.is_empty() {
+                        "no callers".into()
+                    } else {
+                        per.join(", ")
+                    }
+                ),
+            ))
+        },
+    )?;
+    let total_reached: u64 = layers.iter().map(|l| l.len()).sum();
+    if total_reached > BUDGET {
+        trace.warn(format!(
+            "the blast radius holds {total_reached} methods, over the budget of {BUDGET}: tables and lists are cut; lower `depth`"
+        ));
+    }
+
+    // Load every affected method once, in parallel batches.
+    let affected_ids: Vec<u32> = layers
+        .iter()
+        .flat_map(|l| l.iter())
+        .take(BUDGET as usize)
+        .collect();
+    let affected: Vec<Node> = trace.step("load affected methods", || -> Result<_, QueryError> {
+        let chunks: Vec<Vec<Node>> = affected_ids
+            .par_chunks(2048)
+            .map(|c| ctx.load(c.iter().copied()))
+            .collect::<Result<_, _>>()?;
+        let nodes: Vec<Node> = chunks.into_iter().flatten().collect();
+        let n = nodes.len();
+        Ok((nodes, format!("{n} loaded")))
+    })?;
+    let depth_of: HashMap<u32, usize> = layers
+        .iter()
+        .enumerate()
+        .flat_map(|(d, l)| l.iter().map(move |id| (id, d + 1)))
+        .collect();
+    let by_id: HashMap<u32, &Node> = affected.iter().chain(&seeds_nodes).map(|n| (n.id.0, n)).collect();
+    let (tests, production): (Vec<&Node>, Vec<&Node>) =
+        affected.iter().partition(|n| n.flags.contains(NodeFlags::TEST));
+
+    // Callers by depth (production only), each with its call site.
+    let mut callers: Vec<CallerRow> =
+        trace.step("callers by depth with call sites", || -> Result<_, QueryError> {
+            let rows: Vec<CallerRow> = production
+                .par_iter()
+                .map(|n| -> Result<CallerRow, QueryError> {
+                    let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
+                    let lines = call_lines(ctx, n.id.0, below, via)?;
+                    let r = NodeRef::of(ctx, n);
+                    let site = match (&r.file, lines.first()) {
+                        (Some(f), Some(_)) => format!(
+                            "{f}:{}",
+                            lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                        ),
+                        _ => r.location(),
+                    };
+                    Ok(CallerRow {
+                        depth: depth_of.get(&n.id.0).copied().unwrap_or(0),
+                        calls: by_id.get(&below).map(|b| method_display(b)).unwrap_or_default(),
+                        method: r,
+                        via: via_word(via),
+                        site,
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            let direct = rows.iter().filter(|r| r.depth == 1).count();
+            Ok((
+                rows,
+                format!("{direct} direct production callers, {} in all", production.len()),
+            ))
+        })?;
+    callers.sort_by(|a, b| {
+        (a.depth, &a.method.product, a.method.display()).cmp(&(
+            b.depth,
+            &b.method.product,
+            b.method.display(),
+        ))
+    });
+    let callers_total = callers.len();
+
+    // Endpoints and entry points whose handler is the change or reaches it.
+    let mut reach = seeds.clone();
+    reach.extend(production.iter().map(|n| n.id.0));
+    let (endpoints, entry_points) = trace.step("entry points reached", || -> Result<_, QueryError> {
+        let ids = reached_entry_points(ctx.adj(), &reach);
+        let mut eps = Vec::new();
+        let mut others = Vec::new();
+        for e in ctx.load(ids.iter())? {
+            let handler_depth = ctx
+                .neighbors(e.id, Direction::Out, EdgeKind::Serves)
+                .into_iter()
+                .filter_map(|h| {
+                    if seeds.contains(h) {
+                        Some(0)
+                    } else {
+                        depth_of.get(&h).copied()
+                    }
+                })
+                .min()
+                .unwrap_or(0);
+            let row = EntryRow {
+                depth: handler_depth,
+                product: ctx.product_name(e.product),
+                service: ctx.service_of(&e),
+                kind: e.attr("kind").unwrap_or("").to_string(),
+                name: if e.kind == NodeKind::Endpoint {
+                    e.name.clone()
+                } else {
+                    e.attr("trigger").unwrap_or(&e.name).to_string()
+                },
+                handler: e.attr("handler").unwrap_or("").to_string(),
+            };
+            if e.kind == NodeKind::Endpoint {
+                eps.push(row);
+            } else {
+                others.push(row);
+            }
+        }
+        for v in [&mut eps, &mut others] {
+            v.sort_by(|a, b| (a.depth, &a.service, &a.name).cmp(&(b.depth, &b.service, &b.name)));
+        }
+        let msg = format!(
+            "{} endpoints, {} other entry points (scheduled jobs, listeners, main)",
+            eps.len(),
+            others.len()
+        );
+        Ok(((eps, others), msg))
+    })?;
+
+    // Callers in other products, reached over HTTP.
+    let other_products = trace.step("callers in other services (HTTP)", || -> Result<_, QueryError> {
+        let mut rows = Vec::new();
+        for n in &production {
+            if let Some(&(below, Via::Http)) = parents.get(&n.id.0) {
+                let Some(b) = by_id.get(&below) else { continue };
+                let served: Vec<Node> = ctx
+                    .neighbor_nodes(b.id, Direction::In, EdgeKind::Serves)?
+                    .into_iter()
+                    .filter(|e| e.kind == NodeKind::Endpoint)
+                    .collect();
+                for e in served {
+                    rows.push(CrossRow {
+                        caller_product: ctx.product_name(n.product),
+                        caller: method_display(n),
+                        endpoint: format!("{} {}", ctx.service_of(&e), e.name),
+                        endpoint_product: ctx.product_name(e.product),
+                    });
+                }
+            }
+        }
+        rows.sort_by(|a, b| (&a.caller_product, &a.caller).cmp(&(&b.caller_product, &b.caller)));
+        let products: BTreeSet<&str> = rows.iter().map(|r| r.caller_product.as_str()).collect();
+        let msg = format!("{} HTTP caller(s) in {} product(s)", rows.len(), products.len());
+        Ok((rows, msg))
+    })?;
+
+    // Topics produced on the way, and their consumers.
+    let topics = trace.step(
+        "topics produced and their consumers",
+        || -> Result<_, QueryError> {
+            let mut merged: BTreeMap<(String, String), TopicRow> = BTreeMap::new();
+            for m in reach.iter() {
+                for t in ctx.neighbor_nodes(NodeId(m), Direction::Out, EdgeKind::Produces)? {
+                    let broker = t.attr("broker").unwrap_or("").to_string();
+                    let row = merged
+                        .entry((t.name.clone(), broker.clone()))
+                        .or_insert_with(|| TopicRow {
+                            topic: t.name.clone(),
+                            broker,
+                            produced_by: Vec::new(),
+                            consumers: Vec::new(),
+                        });
+                    if let Some(p) = by_id.get(&m) {
+                        row.produced_by.push(method_display(p));
+                    }
+                    row.consumers.extend(
+                        ctx.neighbor_nodes(t.id, Direction::In, EdgeKind::Consumes)?
+                            .iter()
+                            .map(|c| format!("{} ({})", method_display(c), ctx.product_name(c.product))),
+                    );
+                }
+            }
+            let mut rows: Vec<TopicRow> = merged.into_values().collect();
+            for r in &mut rows {
+                r.produced_by.sort();
+                r.produced_by.dedup();
+                r.consumers.sort();
+                r.consumers.dedup();
+            }
+            let consumers: usize = rows.iter().map(|r| r.consumers.len()).sum();
+            let msg = format!("{} topic(s), {consumers} consumer(s)", rows.len());
+            Ok((rows, msg))
+        },
+    )?;
+
+    // Tables written by the change or its callers.
+    let tables_written = trace.step("tables written", || -> Result<_, QueryError> {
+        let mut merged: BTreeMap<u32, TableRow> = BTreeMap::new();
+        for m in reach.iter() {
+            for t in ctx.neighbor_nodes(NodeId(m), Direction::Out, EdgeKind::Writes)? {
+                let row = merged.entry(t.id.0).or_insert_with(|| TableRow {
+                    table: t.name.clone(),
+                    product: ctx.product_name(t.product),
+                    written_by: Vec::new(),
+                });
+                if let Some(p) = by_id.get(&m) {
+                    row.written_by.push(method_display(p));
+                }
+            }
+        }
+        let rows: Vec<TableRow> = merged.into_values().collect();
+        let msg = format!("{} table(s)", rows.len());
+        Ok((rows, msg))
+    })?;
+
+    // Tests, apart.
+    let test_count = tests.len();
+    let mut test_refs: Vec<NodeRef> = tests.iter().map(|n| NodeRef::of(ctx, n)).collect();
+    test_refs.sort_by(|a, b| a.display().cmp(b.display()));
+    trace.step("tests reaching the change", || -> Result<_, QueryError> {
+        Ok(((), format!("{test_count} test method(s)")))
+    })?;
+
+    // Incidents that mention the affected products or the changed code.
+    let mut affected_products: Vec<String> = reach
+        .iter()
+        .filter_map(|id| by_id.get(&id).map(|n| ctx.product_name(n.product)))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    affected_products.sort();
+    let incidents = trace.step(
+        "recent incidents and bugs mentioning the affected products",
+        || -> Result<_, QueryError> {
+            let mut ids = RoaringBitmap::new();
+            for p in &affected_products {
+                for prod in ctx.snap.product_nodes_of_kind(p, NodeKind::Product).iter() {
+                    ids.extend(ctx.neighbors(NodeId(prod), Direction::In, EdgeKind::Mentions));
+                }
+            }
+            for s in &seeds {
+                ids.extend(ctx.neighbors(NodeId(s), Direction::In, EdgeKind::Mentions));
+            }
+            let mut rows: Vec<IssueRow> = Vec::new();
+            for n in ctx.load(ids.iter())? {
+                if n.kind == NodeKind::JiraIssue && matches!(n.attr("type"), Some("Incident" | "Bug")) {
+                    rows.push(issue_row(ctx, &n)?);
+                }
+            }
+            rows.sort_by(|a, b| b.created.cmp(&a.created).then(a.key.cmp(&b.key)));
+            let total = rows.len();
+            rows.truncate(10);
+            Ok((rows, format!("{total} incident(s) or bug(s)")))
+        },
+    )?;
+
+    // Source: the changed methods and the direct callers' call sites, in the caller's area.
+    let mut withheld: BTreeSet<String> = BTreeSet::new();
+    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
+        let mut out = Vec::new();
+        for s in seeds_nodes.iter().take(5) {
+            if !ctx.may_read(s) {
+                withheld.insert(ctx.product_name(s.product));
+                continue;
+            }
+            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
+                out.push(Snippet {
+                    title: format!("changed: {}", method_display(s)),
+                    location: NodeRef::of(ctx, s).location(),
+                    code: text,
+                });
+            }
+        }
+        for c in callers
+            .iter()
+            .filter(|c| c.depth == 1 && c.via != "HTTP")
+            .take(10)
+        {
+            let Some(n) = by_id.get(&c.method.id) else {
+                continue;
+            };
+            if !ctx.may_read(n) {
+                withheld.insert(ctx.product_name(n.product));
+                continue;
+            }
+            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
+                continue;
+            };
+            let first = n.span.map(|s| s.start_line).unwrap_or(1);
+            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
+            let lines = call_lines(ctx, n.id.0, below, via)?;
+            let code = match lines.first() {
+                Some(&at) => excerpt(&text, first, at, 2),
+                None => excerpt(&text, first, first, 3),
+            };
+            out.push(Snippet {
+                title: format!("call site in {}", method_display(n)),
+                location: c.site.clone(),
+                code,
+            });
+        }
+        let msg = if withheld.is_empty() {
+            format!("{} snippet(s)", out.len())
+        } else {
+            format!(
+                "{} snippet(s); content withheld for {} product(s) outside your area",
+                out.len(),
+                withheld.len()
+            )
+        };
+        Ok((out, msg))
+    })?;
+    if !withheld.is_empty() {
+        trace.warn(format!(
+            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
+            withheld.len(),
+            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+
+    callers.truncate(ROWS * depth as usize);
+    let result = Impact {
+        recipe_version: VERSION,
+        target: target.clone(),
+        depth,
+        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
+        affected_methods: production.len(),
+        affected_products,
+        callers_not_shown: callers_total - callers.len(),
+        callers,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: if include_tests {
+            test_refs
+        } else {
+            test_refs.into_iter().take(5).collect()
+        },
+        test_count,
+        incidents,
+        sources,
+        trace,
+    };
+    let md = render(&result, include_tests);
+    document(&title, md, &result)
+}
+
+fn render(r: &Impact, include_tests: bool) -> String {
+    let mut md = header(&format!("Impact of {}", r.target), VERSION, &r.trace);
+    md.h2("Summary");
+    if r.targets.is_empty() {
+        md.para(&format!(
+            "Nothing to analyse: `{}` names no indexed method, type or endpoint (see the steps above for the nearest names). \
+             Search with `code/search` and pass an fqn.",
+            r.target
+        ));
+        return md.finish();
+    }
+    let eps: Vec<String> = r
+        .endpoints
+        .iter()
+        .take(8)
+        .map(|e| format!("{} {}", e.service, e.name))
+        .collect();
+    md.para(&format!(
+        "Changing {} can affect **{} production method(s) in {} product(s)** ({}) within {} level(s) of callers: \
+         **{} endpoint(s)**{}, {} other entry point(s), {} table(s) written, {} topic(s) produced, {} caller(s) in other services over HTTP. \
+         {} test method(s) reach it.",
+        r.targets.iter().take(3).map(|t| tick(t.display())).collect::<Vec<_>>().join(", ")
+            + if r.targets.len() > 3 { " …" } else { "" },
+        r.affected_methods,
+        r.affected_products.len(),
+        r.affected_products.join(", "),
+        r.depth,
+        r.endpoints.len(),
+        if eps.is_empty() { String::new() } else { format!(" ({}{})", eps.join(", "), if r.endpoints.len() > 8 { ", …" } else { "" }) },
+        r.entry_points.len(),
+        r.tables_written.len(),
+        r.topics.len(),
+        r.other_products.len(),
+        r.test_count,
+    ));
+    let deepest = r.callers.iter().map(|c| c.depth).max().unwrap_or(0);
+    if deepest as u32 == r.depth && r.depth < 8 {
+        md.para(&format!(
+            "Callers continue past depth {}: raise `depth` (max 8) to see further.",
+            r.depth
+        ));
+    }
+
+    md.h2("Targets");
+    let rows: Vec<Vec<String>> = r
+        .targets
+        .iter()
+        .map(|t| vec![tick(t.display()), t.product.clone(), t.location()])
+        .collect();
+    md.table(&["method", "product", "where"], &rows, "");
+
+    md.h2("Endpoints and entry points reached");
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for e in r.endpoints.iter().chain(&r.entry_points).take(ROWS) {
+        rows.push(vec![
+            e.product.clone(),
+            e.service.clone(),
+            e.kind.clone(),
+            tick(&e.name),
+            tick(&e.handler),
+            e.depth.to_string(),
+        ]);
+    }
+    md.table(
+        &["product", "service", "kind", "endpoint / trigger", "handler", "depth"],
+        &rows,
+        "No endpoint or entry point reaches the change within this depth (it may be reached deeper, from code outside the indexed repositories, or through reflection).",
+    );
+    more(
+        &mut md,
+        r.endpoints.len() + r.entry_points.len(),
+        rows.len(),
+        "see the JSON answer or lower the scope",
+    );
+
+    md.h2("Callers by depth");
+    if r.callers.is_empty() {
+        md.para("No production method calls the change (directly, through an interface, or over HTTP).");
+    }
+    let max_depth = r.callers.iter().map(|c| c.depth).max().unwrap_or(0);
+    for d in 1..=max_depth {
+        let at: Vec<&CallerRow> = r.callers.iter().filter(|c| c.depth == d).collect();
+        md.h3(&format!("Depth {d}"));
+        let rows: Vec<Vec<String>> = at
+            .iter()
+            .take(ROWS)
+            .map(|c| {
+                vec![
+                    c.method.product.clone(),
+                    tick(c.method.display()),
+                    tick(&c.calls),
+                    c.via.to_string(),
+                    c.site.clone(),
+                ]
+            })
+            .collect();
+        md.table(&["product", "caller", "calls", "via", "call site"], &rows, "");
+        more(
+            &mut md,
+            at.len(),
+            rows.len(),
+            "lower `depth` or ask `code/callers`",
+        );
+    }
+    if r.callers_not_shown > 0 {
+        md.para(&format!("{} more callers are not listed.", r.callers_not_shown));
+    }
+
+    md.h2("Other services calling in over HTTP");
+    let rows: Vec<Vec<String>> = r
+        .other_products
+        .iter()
+        .take(ROWS)
+        .map(|c| vec![c.caller_product.clone(), tick(&c.caller), tick(&c.endpoint)])
+        .collect();
+    md.table(
+        &["product", "caller", "calls endpoint"],
+        &rows,
+        "No indexed HTTP client reaches the change. Callers outside the indexed products cannot be seen.",
+    );
+
+    md.h2("Messaging");
+    let rows: Vec<Vec<String>> = r
+        .topics
+        .iter()
+        .map(|t| {
+            vec![
+                tick(&t.topic),
+                t.broker.clone(),
+                t.produced_by
+                    .iter()
+                    .map(|p| tick(p))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if t.consumers.is_empty() {
+                    "none indexed".into()
+                } else {
+                    t.consumers.join(", ")
+                },
+            ]
+        })
+        .collect();
+    md.table(
+        &["topic", "broker", "produced by", "consumers (downstream)"],
+        &rows,
+        "The change and its callers produce to no indexed topic or queue.",
+    );
+
+    md.h2("Tables written");
+    let rows: Vec<Vec<String>> = r
+        .tables_written
+        .iter()
+        .map(|t| {
+            vec![
+                tick(&t.table),
+                t.product.clone(),
+                t.written_by
+                    .iter()
+                    .map(|w| tick(w))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ]
+        })
+        .collect();
+    md.table(
+        &["table", "product", "written by"],
+        &rows,
+        "No table is written by the change or its callers.",
+    );
+
+    md.h2("Tests reaching the change");
+    if r.test_count == 0 {
+        md.para("No indexed test reaches the change: it is untested within this depth.");
+    } else {
+        md.para(&format!(
+            "{} test method(s) reach the change{}.",
+            r.test_count,
+            if include_tests || r.test_count <= r.tests.len() {
+                ""
+            } else {
+                "; pass `include_tests=true` to list them all"
+            }
+        ));
+        md.bullets(
+            r.tests
+                .iter()
+                .map(|t| format!("{} ({})", tick(t.display()), t.location())),
+        );
+    }
+
+    md.h2("Recent incidents and bugs");
+    issues_table(
+        &mut md,
+        &r.incidents,
+        "No Jira incident or bug mentions the affected products.",
+    );
+
+    md.h2("Source");
+    if r.sources.is_empty() {
+        md.para("No source to show (outside your area, or not stored).");
+    }
+    for s in &r.sources {
+        md.h3(&s.title);
+        md.code("java", &s.location, &s.code);
+    }
+    md.finish()
+}

@@ -1,0 +1,217 @@
+//! `table-analysis`: one table across the SQL graph and the code graph in one call —
+//! columns, keys, foreign keys in and out, indexes, triggers, views, routines, and the code
+//! that reads or writes it, with the endpoints that reach that code.
+
+use semgraph_storage::{Direction, EdgeKind, NodeKind};
+use serde::Serialize;
+
+use super::{header, more, ROWS};
+use crate::error::QueryError;
+use crate::graph::{reached_entry_points, Ctx};
+use crate::params::Args;
+use crate::primitives::db::{
+    column_rows, columns_table, object_rows, objects_table, related, resolve_tables, usage_rows,
+    usages_table, ColumnRow, ObjectRow, UsageRow,
+};
+use crate::primitives::NodeRef;
+use crate::render::{document, tick};
+use crate::trace::Trace;
+use crate::Document;
+
+const VERSION: &str = "table-analysis/1";
+
+#[derive(Serialize)]
+struct Analysis {
+    table: NodeRef,
+    kind: &'static str,
+    columns: Vec<ColumnRow>,
+    primary_key: Option<String>,
+    foreign_keys_out: Vec<String>,
+    foreign_keys_in: Vec<String>,
+    indexes: Vec<ObjectRow>,
+    triggers: Vec<ObjectRow>,
+    views: Vec<ObjectRow>,
+    routines: Vec<ObjectRow>,
+    entities: Vec<String>,
+    usages: Vec<UsageRow>,
+    endpoints: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct TableAnalysis {
+    recipe_version: &'static str,
+    table: String,
+    analyses: Vec<Analysis>,
+    trace: Trace,
+}
+
+pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
+    let name = args.text("table").to_string();
+    let mut trace = Trace::default();
+    let found = trace.step("resolve table", || -> Result<_, QueryError> {
+        match resolve_tables(ctx, &name) {
+            Ok(f) => {
+                let products: Vec<String> = f.iter().map(|t| ctx.product_name(t.product)).collect();
+                let msg = format!("{} match(es) in {}", f.len(), products.join(", "));
+                Ok((f, msg))
+            }
+            Err(e) => {
+                let near: Vec<&str> = e
+                    .body()
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("- `"))
+                    .map(|l| l.trim_end_matches('`'))
+                    .collect();
+                let msg = format!(
+                    "0 tables: no table or view matches `{name}`; nearest names: {}",
+                    if near.is_empty() {
+                        "none".into()
+                    } else {
+                        near.join(", ")
+                    }
+                );
+                Ok((Vec::new(), msg))
+            }
+        }
+    })?;
+    let mut analyses = Vec::new();
+    for t in &found {
+        let columns = trace.step(
+            &format!("columns and keys of {}", t.name),
+            || -> Result<_, QueryError> {
+                let c = column_rows(ctx, t.id)?;
+                let n = c.len();
+                Ok((c, format!("{n} columns")))
+            },
+        )?;
+        let fk = |dir| -> Result<Vec<String>, QueryError> {
+            Ok(ctx
+                .neighbor_nodes(t.id, dir, EdgeKind::References)?
+                .into_iter()
+                .filter(|n| matches!(n.kind, NodeKind::Table | NodeKind::View))
+                .map(|n| format!("{} ({})", n.name, ctx.product_name(n.product)))
+                .collect())
+        };
+        let (out, inn) = trace.step("foreign keys out and in", || -> Result<_, QueryError> {
+            let (o, i) = (fk(Direction::Out)?, fk(Direction::In)?);
+            let msg = format!("{} out, {} in", o.len(), i.len());
+            Ok(((o, i), msg))
+        })?;
+        let objects = trace.step(
+            "indexes, triggers, views, routines",
+            || -> Result<_, QueryError> {
+                let mut v = Vec::new();
+                for k in [
+                    NodeKind::Index,
+                    NodeKind::Trigger,
+                    NodeKind::View,
+                    NodeKind::Routine,
+                ] {
+                    v.push(object_rows(ctx, t, &related(ctx, t, k)?));
+                }
+                let msg = format!(
+                    "{} indexes, {} triggers, {} views, {} routines",
+                    v[0].len(),
+                    v[1].len(),
+                    v[2].len(),
+                    v[3].len()
+                );
+                Ok((v, msg))
+            },
+        )?;
+        let usages = trace.step("code that reads or writes it", || -> Result<_, QueryError> {
+            let u = usage_rows(ctx, t, None)?;
+            let reads = u.iter().filter(|r| r.mode == "read").count();
+            let msg = format!("{reads} reads, {} writes", u.len() - reads);
+            Ok((u, msg))
+        })?;
+        let endpoints = trace.step(
+            "endpoints whose handler touches it",
+            || -> Result<_, QueryError> {
+                let methods: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
+                let eps = ctx.load(reached_entry_points(ctx.adj(), &methods).iter())?;
+                let names: Vec<String> = eps
+                    .iter()
+                    .map(|e| format!("{} {}", ctx.service_of(e), e.name))
+                    .collect();
+                let n = names.len();
+                Ok((
+                    names,
+                    format!("{n} direct (handlers that touch the table themselves)"),
+                ))
+            },
+        )?;
+        let entities: Vec<String> = ctx
+            .neighbor_nodes(t.id, Direction::In, EdgeKind::MapsTo)?
+            .iter()
+            .map(|e| e.display_name().to_string())
+            .collect();
+        let mut objects = objects.into_iter();
+        analyses.push(Analysis {
+            table: NodeRef::of(ctx, t),
+            kind: if t.kind == NodeKind::View { "view" } else { "table" },
+            columns,
+            primary_key: t.attr("primary-key").map(str::to_string),
+            foreign_keys_out: out,
+            foreign_keys_in: inn,
+            indexes: objects.next().unwrap_or_default(),
+            triggers: objects.next().unwrap_or_default(),
+            views: objects.next().unwrap_or_default(),
+            routines: objects.next().unwrap_or_default(),
+            entities,
+            usages,
+            endpoints,
+        });
+    }
+    let result = TableAnalysis {
+        recipe_version: VERSION,
+        table: name.clone(),
+        analyses,
+        trace,
+    };
+    let title = format!("Table analysis: {name}");
+    let mut md = header(&title, VERSION, &result.trace);
+    if result.analyses.is_empty() {
+        md.para(&format!("Nothing to analyse: no indexed table or view is called `{name}` (nearest names in the steps above)."));
+    }
+    for a in &result.analyses {
+        md.h2(&format!(
+            "{} `{}` ({}, {})",
+            a.kind,
+            a.table.name,
+            a.table.product,
+            a.table.location()
+        ));
+        let writers = a.usages.iter().filter(|u| u.mode == "write").count();
+        md.para(&format!(
+            "{} columns; primary key {}; foreign keys to {}; referenced by {}; mapped by {}; {} reader(s) and {writers} writer(s) in code.",
+            a.columns.len(),
+            a.primary_key.as_deref().map(tick).unwrap_or_else(|| "none".into()),
+            crate::primitives::db::list(&a.foreign_keys_out),
+            crate::primitives::db::list(&a.foreign_keys_in),
+            crate::primitives::db::list(&a.entities),
+            a.usages.len() - writers,
+        ));
+        md.h3("Columns");
+        columns_table(&mut md, &a.columns);
+        md.h3("Indexes");
+        objects_table(&mut md, NodeKind::Index, &a.indexes);
+        md.h3("Triggers");
+        objects_table(&mut md, NodeKind::Trigger, &a.triggers);
+        md.h3("Views");
+        objects_table(&mut md, NodeKind::View, &a.views);
+        md.h3("Routines");
+        objects_table(&mut md, NodeKind::Routine, &a.routines);
+        md.h3("Code that reads or writes it");
+        let rows = &a.usages[..a.usages.len().min(ROWS)];
+        usages_table(&mut md, rows, "No indexed code reads or writes it (SQL built at run time, or code outside the indexed repositories, is not seen).");
+        more(&mut md, a.usages.len(), rows.len(), "ask `db/usages`");
+        md.h3("Endpoints that touch it directly");
+        if a.endpoints.is_empty() {
+            md.para("None: no endpoint handler touches the table itself. For endpoints that reach it through services, run `impact` on one of the writers above.");
+        } else {
+            md.bullets(a.endpoints.iter().map(|e| tick(e)));
+        }
+    }
+    document(&title, md.finish(), &result)
+}

@@ -516,3 +516,26 @@ public class Checks {
         "an unknown service is a boundary, never the same path elsewhere"
     );
 }
+
+#[test]
+fn the_fixture_company_has_no_unresolved_client_calls_or_topologies() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(dir.path()).expect("store");
+    let company = Company::load(&super::tests::acme().join("semgraph.toml")).expect("config");
+    let mut warnings = Vec::new();
+    for product in &company.products {
+        let report = index_product(&store, &company, product, &NoProgress).expect("indexes");
+        warnings.extend(
+            report
+                .warnings
+                .into_iter()
+                .filter(|w| {
+                    w.message.contains("HTTP call")
+                        || w.message.contains("Kafka Streams")
+                        || w.message.contains("web.xml")
+                })
+                .map(|w| format!("{}:{:?}: {}", w.file, w.line, w.message)),
+        );
+    }
+    assert!(warnings.is_empty(), "{warnings:#?}");
+}

@@ -70,6 +70,14 @@ fn classify(path: &Path) -> Option<SourceKind> {
             Some(SourceKind::Config)
         }
         "yml" | "yaml" => Some(SourceKind::Yaml),
+        // JSON is YAML: OpenAPI and Swagger documents are read with the YAML parser.
+        "json"
+            if ["openapi", "swagger", "api-docs"]
+                .iter()
+                .any(|k| name.to_lowercase().contains(k)) =>
+        {
+            Some(SourceKind::Yaml)
+        }
         "env" => Some(SourceKind::Config),
         "md" | "markdown" => Some(SourceKind::Markdown),
         "xml" if name == "pom.xml" => Some(SourceKind::BuildFile),

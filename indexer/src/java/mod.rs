@@ -10,6 +10,7 @@
 //! sure is reported as [`Target::Unresolved`] with a reason, so a wrong edge is never
 //! written.
 
+mod expr;
 mod parse;
 mod resolve;
 mod symbols;
@@ -18,6 +19,7 @@ mod symbols;
 mod tests;
 
 // The front-end's entry points; the product pipeline that calls them comes later.
+pub(crate) use expr::{eval, Expr, Lookup, Scope};
 #[allow(unused_imports)]
 pub(crate) use parse::parse_java_file;
 #[allow(unused_imports)]
@@ -81,6 +83,8 @@ pub(crate) struct TypeDecl {
     pub(crate) enum_constants: Vec<String>,
     /// `static final String` constants: name and literal value.
     pub(crate) constants: Vec<(String, String)>,
+    /// Each field declared with an initializer: name and the initializer's expression.
+    pub(crate) field_inits: Vec<(String, Expr)>,
     pub(crate) line_start: usize,
     pub(crate) line_end: usize,
 }
@@ -130,6 +134,10 @@ pub(crate) struct MethodDecl {
     pub(crate) calls: Vec<CallSite>,
     /// String literals of the body with their line.
     pub(crate) strings: Vec<(usize, String)>,
+    /// Locals declared with an initializer: name, scope (as in [`Local`]) and value.
+    pub(crate) local_inits: Vec<(String, (usize, usize), Expr)>,
+    /// `x = value` and `this.x = value` in the body: the assigned name and the value.
+    pub(crate) assignments: Vec<(String, Expr)>,
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
@@ -194,6 +202,8 @@ pub(crate) struct CallSite {
     /// Each argument as written (at most 256 characters): string literals, constants and
     /// config-bound fields name topics, URLs and SQL.
     pub(crate) arg_texts: Vec<String>,
+    /// Each argument's expression tree, for evaluating URLs and topic names.
+    pub(crate) arg_values: Vec<Expr>,
     pub(crate) kind: CallKind,
     /// For a method reference passed to a well-known functional method (`map`, `forEach`,
     /// `reduce`...): how many arguments the function takes.

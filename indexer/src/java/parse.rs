@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Parser};
 
 use super::{
-    erase, Annotation, CallKind, CallSite, FieldDecl, Import, JavaFile, Local, MethodDecl, Param, Receiver,
-    TypeDecl, TypeKind,
+    erase, expr, Annotation, CallKind, CallSite, FieldDecl, Import, JavaFile, Local, MethodDecl, Param,
+    Receiver, TypeDecl, TypeKind,
 };
 
 /// Nesting of types (nested, local, anonymous) beyond which bodies are skipped.
@@ -362,6 +362,7 @@ impl<'s> Extractor<'s> {
             methods: Vec::new(),
             enum_constants: Vec::new(),
             constants: Vec::new(),
+            field_inits: Vec::new(),
             line_start: line(node),
             line_end: end_line(node),
         };
@@ -402,6 +403,7 @@ impl<'s> Extractor<'s> {
                     Member::Method(m) => decl.methods.push(m),
                     Member::EnumConstant(n) => decl.enum_constants.push(n),
                     Member::Constant(n, v) => decl.constants.push((n, v)),
+                    Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
                 }
             }
         }
@@ -505,6 +507,9 @@ impl<'s> Extractor<'s> {
                     }
                 }
             }
+            if let Some(v) = decl.child_by_field_name("value") {
+                out.push(Member::FieldInit(name.clone(), expr::build(v, self.src)));
+            }
             out.push(Member::Field(FieldDecl {
                 name,
                 ty: ty.clone(),
@@ -604,6 +609,8 @@ impl<'s> Extractor<'s> {
             locals: Vec::new(),
             calls: Vec::new(),
             strings: Vec::new(),
+            local_inits: Vec::new(),
+            assignments: Vec::new(),
         };
         for l in inherited_locals {
             m.locals.push(Local {
@@ -663,6 +670,7 @@ impl<'s> Extractor<'s> {
                         arg_types,
                         arg_exprs,
                         arg_texts,
+                        arg_values: self.arg_values(node),
                         kind: if is_super {
                             CallKind::SuperCall
                         } else {
@@ -678,6 +686,7 @@ impl<'s> Extractor<'s> {
                     descend = false;
                 }
                 "local_variable_declaration" => self.local_decl(node, m, ctx),
+                "assignment_expression" => self.assignment(node, m),
                 "lambda_expression" => self.lambda_params(node, m, None),
                 "enhanced_for_statement" => {
                     if let (Some(name), Some(ty)) =
@@ -833,6 +842,7 @@ impl<'s> Extractor<'s> {
             methods: Vec::new(),
             enum_constants: Vec::new(),
             constants: Vec::new(),
+            field_inits: Vec::new(),
             line_start: line(node),
             line_end: end_line(node),
         });
@@ -861,6 +871,7 @@ impl<'s> Extractor<'s> {
             match member {
                 Member::Field(f) => decl.fields.push(f),
                 Member::Method(m) => decl.methods.push(m),
+                Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
                 Member::EnumConstant(_) | Member::Constant(..) => {}
             }
         }
@@ -878,6 +889,13 @@ impl<'s> Extractor<'s> {
                 continue;
             };
             let value = decl.child_by_field_name("value");
+            if let Some(v) = value {
+                m.local_inits.push((
+                    self.text(name).to_string(),
+                    (node.start_byte(), scope_end),
+                    expr::build(v, self.src),
+                ));
+            }
             let ty = if written == "var" {
                 value.and_then(|v| self.shallow_type(v, m))
             } else {
@@ -904,6 +922,49 @@ impl<'s> Extractor<'s> {
                 init,
             });
         }
+    }
+
+    /// `x = value` or `this.x = value`: recorded for evaluating what `x` holds.
+    fn assignment(&self, node: Node<'_>, m: &mut MethodDecl) {
+        let is_plain = node
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "=");
+        let (Some(left), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let target = match left.kind() {
+            "identifier" => self.text(left).to_string(),
+            "field_access"
+                if left
+                    .child_by_field_name("object")
+                    .is_some_and(|o| o.kind() == "this") =>
+            {
+                self.field_text(left, "field")
+            }
+            _ => return,
+        };
+        // A compound assignment (`url += "/x"`) makes the value unknown.
+        let value = if is_plain {
+            expr::build(right, self.src)
+        } else {
+            expr::Expr::Other
+        };
+        m.assignments.push((target, value));
+    }
+
+    /// The expression tree of each argument of a call.
+    fn arg_values(&self, call: Node<'_>) -> Vec<expr::Expr> {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return Vec::new();
+        };
+        let mut c = args.walk();
+        args.named_children(&mut c)
+            .filter(|a| !matches!(a.kind(), "line_comment" | "block_comment"))
+            .map(|a| expr::build(a, self.src))
+            .collect()
     }
 
     /// Lambda parameters: typed when written, else unknown (they still shadow fields).
@@ -1107,6 +1168,7 @@ impl<'s> Extractor<'s> {
             arg_types,
             arg_exprs,
             arg_texts,
+            arg_values: self.arg_values(node),
             kind: CallKind::Method,
             arity_hint: None,
         }
@@ -1127,6 +1189,7 @@ impl<'s> Extractor<'s> {
             arg_types,
             arg_exprs,
             arg_texts,
+            arg_values: self.arg_values(node),
             kind: CallKind::Constructor,
             arity_hint: None,
         }
@@ -1210,6 +1273,7 @@ impl<'s> Extractor<'s> {
             arg_types: Vec::new(),
             arg_exprs: Vec::new(),
             arg_texts: Vec::new(),
+            arg_values: Vec::new(),
             kind: CallKind::MethodRef,
             arity_hint,
         })
@@ -1221,6 +1285,7 @@ enum Member {
     Method(MethodDecl),
     EnumConstant(String),
     Constant(String, String),
+    FieldInit(String, expr::Expr),
 }
 
 /// `a.b.C` → `Field(Field(Name(a), b), C)`.

@@ -145,6 +145,17 @@ pub(super) fn index_java(
         resolve,
     };
     write_calls(run, w, &mut nodes, &facts, &table, &producers, &mut topics)?;
+    super::boundaries::write_boundaries(
+        run,
+        w,
+        &mut topics,
+        &facts,
+        files,
+        &table,
+        &nodes,
+        service_of,
+        resolve,
+    )?;
     Ok(nodes)
 }
 

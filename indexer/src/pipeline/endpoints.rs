@@ -21,7 +21,7 @@ const SPRING_VERBS: &[(&str, &str)] = &[
     ("PatchMapping", "PATCH"),
 ];
 const JAXRS_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-const SERVLET_METHODS: &[(&str, &str)] = &[
+pub(super) const SERVLET_METHODS: &[(&str, &str)] = &[
     ("doGet", "GET"),
     ("doPost", "POST"),
     ("doPut", "PUT"),
@@ -49,7 +49,7 @@ pub(super) fn values(a: &Annotation, keys: &[&str]) -> Vec<String> {
 }
 
 /// `prefix` + `path`, with exactly one slash between and a leading slash.
-fn join(prefix: &str, path: &str) -> String {
+pub(super) fn join(prefix: &str, path: &str) -> String {
     let joined = format!(
         "{}/{}",
         prefix.trim_end_matches('/'),
@@ -195,29 +195,67 @@ pub(super) fn write_endpoints(
                 continue;
             };
             for route in routes {
-                let name = format!("{} {}", route.verb, route.path);
-                let mut node = NewNode::new(NodeKind::Endpoint, &name)
-                    .fqn(&name)
-                    .at(&file.path, m.line_start as u32, m.line_end as u32)
-                    .attr("verb", &route.verb)
-                    .attr("path", &route.path)
-                    .attr("kind", route.kind)
-                    .attr("handler", format!("{}.{}", t.fqn, m.name));
-                if let Some((_, service_name)) = service {
-                    node = node.attr("service", service_name);
-                }
-                let id = run.add(w, node)?;
-                w.add_edge(id, EdgeKind::Serves, handler)?;
-                w.add_anchor(id, &keys::http_route(&route.verb, &route.path))?;
-                if let Some((service_node, service_name)) = service {
-                    w.add_edge(service_node, EdgeKind::Contains, id)?;
-                    w.add_anchor(id, &keys::http_endpoint(service_name, &route.verb, &route.path))?;
-                }
-                run.stat("endpoints", 1);
+                add_endpoint(
+                    run,
+                    w,
+                    &NewEndpoint {
+                        verb: &route.verb,
+                        path: &route.path,
+                        kind: route.kind,
+                        file: &file.path,
+                        lines: (m.line_start, m.line_end),
+                        handler_name: &format!("{}.{}", t.fqn, m.name),
+                        handler,
+                        service,
+                    },
+                )?;
             }
         }
     }
     Ok(())
+}
+
+/// One endpoint to write: its route, where it is declared and what serves it.
+pub(super) struct NewEndpoint<'a> {
+    pub(super) verb: &'a str,
+    pub(super) path: &'a str,
+    /// `spring-mvc`, `webflux`, `jax-rs`, `servlet`, `openapi`, `data-rest`.
+    pub(super) kind: &'a str,
+    pub(super) file: &'a str,
+    pub(super) lines: (usize, usize),
+    pub(super) handler_name: &'a str,
+    /// The method (or, for Spring Data REST, the repository type) that serves it.
+    pub(super) handler: NodeId,
+    pub(super) service: Option<(NodeId, &'a str)>,
+}
+
+/// Writes an Endpoint node served by its handler, contained by its service and anchored
+/// by service + verb + route (and by verb + route for mentions).
+pub(super) fn add_endpoint(
+    run: &mut ProductRun,
+    w: &mut ProductWriter,
+    e: &NewEndpoint<'_>,
+) -> Result<NodeId, IndexError> {
+    let name = format!("{} {}", e.verb, e.path);
+    let mut node = NewNode::new(NodeKind::Endpoint, &name)
+        .fqn(&name)
+        .at(e.file, e.lines.0 as u32, e.lines.1 as u32)
+        .attr("verb", e.verb)
+        .attr("path", e.path)
+        .attr("kind", e.kind)
+        .attr("handler", e.handler_name);
+    if let Some((_, service_name)) = e.service {
+        node = node.attr("service", service_name);
+    }
+    let id = run.add(w, node)?;
+    w.add_edge(id, EdgeKind::Serves, e.handler)?;
+    w.add_anchor(id, &keys::http_route(e.verb, e.path))?;
+    if let Some((service_node, service_name)) = e.service {
+        w.add_edge(service_node, EdgeKind::Contains, id)?;
+        w.add_anchor(id, &keys::http_endpoint(service_name, e.verb, e.path))?;
+    }
+    run.stat("endpoints", 1);
+    Ok(id)
 }
 
 /// Outbound calls of an OpenFeign client: every mapped method of a `@FeignClient`

@@ -6,12 +6,17 @@
 //! goes wrong with one file is a warning on the run; only a store failure stops it, and
 //! then nothing of the run becomes visible.
 
+mod boundaries;
 mod code;
 mod config;
 mod docs;
 mod endpoints;
 mod entry_points;
+mod http_clients;
 mod schema;
+mod spec_endpoints;
+mod streams;
+mod values;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -375,5 +380,7 @@ impl ProductRun {
     }
 }
 
+#[cfg(test)]
+mod http_tests;
 #[cfg(test)]
 mod tests;

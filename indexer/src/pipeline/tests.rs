@@ -8,11 +8,11 @@ use semgraph_storage::{Direction, EdgeKind, NodeId, NodeKind, Snapshot, Store};
 use super::*;
 use crate::testing::expected_rows;
 
-fn acme() -> PathBuf {
+pub(super) fn acme() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/acme")
 }
 
-fn index_acme() -> (tempfile::TempDir, Store) {
+pub(super) fn index_acme() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Store::open(dir.path()).expect("store");
     let company = Company::load(&acme().join("semgraph.toml")).expect("config");
@@ -154,7 +154,7 @@ fn the_fixture_company_is_indexed_as_expected_md_says() {
     assert!(mentions_orders > 0, "some wiki page mentions the orders product");
 }
 
-fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_storage::Node> {
+pub(super) fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_storage::Node> {
     let ids = snap.find_by_fqn(fqn).expect("lookup");
     snap.nodes(&ids)
         .expect("read")
@@ -163,7 +163,7 @@ fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_st
         .find(|n| n.kind == kind)
 }
 
-fn neighbour_names(snap: &Snapshot, id: NodeId, dir: Direction, kind: EdgeKind) -> Vec<String> {
+pub(super) fn neighbour_names(snap: &Snapshot, id: NodeId, dir: Direction, kind: EdgeKind) -> Vec<String> {
     let ids: Vec<NodeId> = snap.adjacency().neighbors(id, dir, kind).collect();
     let mut names: Vec<String> = snap
         .nodes(&ids)
@@ -282,7 +282,7 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
 }
 
 /// The method nodes a fact names: `pkg.Type.method` or `pkg.Type.method(A, B)`.
-fn methods_named(snap: &Snapshot, written: &str) -> Vec<NodeId> {
+pub(super) fn methods_named(snap: &Snapshot, written: &str) -> Vec<NodeId> {
     let (fqn, params) = match written.split_once('(') {
         Some((f, p)) => (f, Some(p.trim_end_matches(')'))),
         None => (written, None),
@@ -343,18 +343,11 @@ fn the_fixture_company_calls_are_resolved_as_expected_md_says() {
 fn the_fixture_company_endpoints_are_found_as_expected_md_says() {
     let (_dir, store) = index_acme();
     let snap = store.snapshot();
-    // Endpoints read from an OpenAPI spec, Spring Data REST repositories and web.xml are
-    // not indexed yet; every other row must be found, served by its handler.
-    let pending = ["openapi", "data-rest"];
+    // Every row must be found, served by its handler: annotated controllers, servlets
+    // (annotated or in web.xml), OpenAPI-generated interfaces and Spring Data REST.
     let mut missed = Vec::new();
     let mut checked = 0;
     for row in expected_rows("Endpoints") {
-        if pending.contains(&row[4].as_str())
-            || row[3].ends_with("LegacyStockLevelServlet.doGet")
-            || row[3].ends_with("LegacyStockLevelServlet.doPost")
-        {
-            continue;
-        }
         checked += 1;
         let name = format!("{} {}", row[1], row[2]);
         let ids = snap.find_by_fqn(&name).expect("lookup");
@@ -368,7 +361,7 @@ fn the_fixture_company_endpoints_are_found_as_expected_md_says() {
             missed.push(format!("{} {name} -> {} ({})", row[0], row[3], row[4]));
         }
     }
-    assert!(checked >= 20, "checked {checked} rows");
+    assert!(checked >= 37, "checked {checked} rows");
     assert!(missed.is_empty(), "endpoints missing:\n{}", missed.join("\n"));
     // A Feign client interface's mappings are calls, not endpoints.
     assert!(snap
@@ -382,17 +375,8 @@ fn the_fixture_company_endpoints_are_found_as_expected_md_says() {
 fn the_fixture_company_wiki_mentions_resolve_as_expected_md_says() {
     let (_dir, store) = index_acme();
     let snap = store.snapshot();
-    // Endpoints of kinds not indexed yet (OpenAPI spec, Spring Data REST) cannot be mentioned.
-    let pending: Vec<String> = expected_rows("Endpoints")
-        .into_iter()
-        .filter(|r| r[4] == "openapi" || r[4] == "data-rest")
-        .map(|r| format!("endpoint:{} {}", r[1], r[2]))
-        .collect();
     let mut missed = Vec::new();
-    let rows: Vec<Vec<String>> = expected_rows("Wiki mentions")
-        .into_iter()
-        .filter(|r| !pending.contains(&r[1]))
-        .collect();
+    let rows: Vec<Vec<String>> = expected_rows("Wiki mentions");
     assert!(rows.len() > 60, "{} rows", rows.len());
     for row in &rows {
         let page =
@@ -480,13 +464,9 @@ fn the_fixture_company_entry_points_and_consumers_are_found_as_expected_md_says(
     }
     assert!(missed.is_empty(), "entry points missing:\n{}", missed.join("\n"));
 
-    // Every listener consumes its topic, across products. (Kafka Streams topologies and
-    // producers are not indexed yet.)
+    // Every listener and stream topology consumes its topic, across products.
     for row in expected_rows("Topics") {
-        for consumer in row[3]
-            .split(", ")
-            .filter(|c| *c != "-" && !c.contains(".streams."))
-        {
+        for consumer in row[3].split(", ").filter(|c| *c != "-") {
             let methods = methods_named(&snap, consumer);
             assert_eq!(methods.len(), 1, "{consumer}");
             let topics = neighbour_names(&snap, methods[0], Direction::Out, EdgeKind::Consumes);
@@ -508,8 +488,9 @@ fn the_fixture_company_entry_points_and_consumers_are_found_as_expected_md_says(
         order_events.len() >= 2,
         "payments and notifications each have the topic"
     );
+    // Two listeners (payments, notifications) and the orders stream topology.
     for t in &order_events {
-        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 2);
+        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 3);
     }
 }
 
@@ -519,11 +500,7 @@ fn the_fixture_company_producers_meet_their_consumers_on_topics() {
     let snap = store.snapshot();
     let mut missed = Vec::new();
     for row in expected_rows("Topics") {
-        // Kafka Streams topologies are not indexed yet.
-        for producer in row[2]
-            .split(", ")
-            .filter(|p| *p != "-" && !p.contains(".streams."))
-        {
+        for producer in row[2].split(", ").filter(|p| *p != "-") {
             let methods = methods_named(&snap, producer);
             assert_eq!(methods.len(), 1, "{producer}");
             let topics: Vec<NodeId> = snap
@@ -536,10 +513,7 @@ fn the_fixture_company_producers_meet_their_consumers_on_topics() {
                 continue;
             }
             // The producer reaches every consumer of the topic in one hop through a topic node.
-            for consumer in row[3]
-                .split(", ")
-                .filter(|c| *c != "-" && !c.contains(".streams."))
-            {
+            for consumer in row[3].split(", ").filter(|c| *c != "-") {
                 let consumer = methods_named(&snap, consumer);
                 let meets = topics.iter().any(|t| {
                     snap.adjacency()

@@ -15,6 +15,8 @@
 
 mod support;
 
+use support::{ms, percentile};
+
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -44,18 +46,6 @@ fn parse_args() -> Args {
         shapes,
         samples: support::arg("--samples", 300),
     }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[idx]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 fn bench_shape(args: &Args, shape: CallShape) {

@@ -172,8 +172,11 @@ pub fn load_company(store: &Store, spec: &CompanySpec) -> Result<LoadReport> {
             let route = format!("/api/{name}/resource{e}");
             let ep = w.add_node(
                 NewNode::new(NodeKind::Endpoint, format!("GET {route}"))
+                    .fqn(format!("GET {route}"))
                     .attr("verb", "GET")
-                    .attr("route", &route),
+                    .attr("path", &route)
+                    .attr("service", format!("{name}-service"))
+                    .attr("kind", "spring-mvc"),
             )?;
             let handler = method_ids[rng.random_range(0..n) as usize];
             w.add_edge(ep, EdgeKind::Serves, handler)?;
@@ -182,7 +185,9 @@ pub fn load_company(store: &Store, spec: &CompanySpec) -> Result<LoadReport> {
             edges += 1;
         }
         for t in 0..spec.tables_per_product {
-            let table = w.add_node(NewNode::new(NodeKind::Table, format!("{name}_table{t}")))?;
+            let table = w.add_node(
+                NewNode::new(NodeKind::Table, format!("{name}_table{t}")).fqn(format!("{name}_table{t}")),
+            )?;
             for _ in 0..5 {
                 let m = method_ids[rng.random_range(0..n) as usize];
                 let kind = if rng.random_bool(0.7) {

@@ -28,3 +28,19 @@ pub(crate) fn peak_rss_mb() -> f64 {
 pub(crate) fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
+
+/// The `p` quantile (0.0–1.0) of sorted durations.
+#[allow(dead_code)]
+pub(crate) fn percentile(sorted: &[std::time::Duration], p: f64) -> std::time::Duration {
+    if sorted.is_empty() {
+        return std::time::Duration::ZERO;
+    }
+    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[idx]
+}
+
+/// Milliseconds of a duration.
+#[allow(dead_code)]
+pub(crate) fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}

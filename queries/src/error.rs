@@ -69,7 +69,15 @@ impl QueryError {
         QueryError::new(ErrorKind::InvalidRequest, msg)
     }
 
+    pub(crate) fn unknown_parameter(spec: &EndpointSpec, name: &str, missing: Option<&str>) -> QueryError {
+        QueryError::parameter_with(spec, name, &format!("unknown parameter `{name}`"), missing)
+    }
+
     pub(crate) fn parameter(spec: &EndpointSpec, name: &str, problem: &str) -> QueryError {
+        QueryError::parameter_with(spec, name, problem, None)
+    }
+
+    fn parameter_with(spec: &EndpointSpec, name: &str, problem: &str, fallback: Option<&str>) -> QueryError {
         let mut msg = format!(
             "# 422: {problem}\n\nEndpoint `{} {}` — parameter `{name}`.\n\n",
             match spec.method {
@@ -79,7 +87,12 @@ impl QueryError {
             spec.path()
         );
         let near = nearest(name, spec.params.iter().map(|p| p.name), 1);
-        if let Some(best) = near.first().filter(|b| **b != name) {
+        let best = near
+            .first()
+            .map(String::as_str)
+            .filter(|b| *b != name)
+            .or(fallback);
+        if let Some(best) = best {
             msg.push_str(&format!("Did you mean `{best}`?\n\n"));
         }
         msg.push_str("Parameters of this endpoint:\n\n");

@@ -354,11 +354,26 @@ pub(crate) fn blast_radius_with_parents(
     seeds: &RoaringBitmap,
     depth: u32,
 ) -> (Vec<RoaringBitmap>, Parents) {
+    blast_radius_until(adj, seeds, depth, |_, _| true)
+}
+
+/// Like [`blast_radius`], with parents, going one more level only while
+/// `more(levels_done, methods_reached)` says so.
+pub(crate) fn blast_radius_until(
+    adj: &Adjacency,
+    seeds: &RoaringBitmap,
+    depth: u32,
+    more: impl Fn(u32, u64) -> bool,
+) -> (Vec<RoaringBitmap>, Parents) {
     let mut seen = seeds.clone();
     let mut parents: Parents = HashMap::new();
     let mut frontier: Vec<u32> = seeds.iter().collect();
     let mut layers = Vec::new();
-    for _ in 0..depth {
+    let mut reached = 0u64;
+    for level in 0..depth {
+        if !more(level, reached) {
+            break;
+        }
         let mut next = RoaringBitmap::new();
         callers_one_hop(adj, &frontier, |caller, below, via| {
             if seen.insert(caller) {
@@ -369,6 +384,7 @@ pub(crate) fn blast_radius_with_parents(
         if next.is_empty() {
             break;
         }
+        reached += next.len();
         frontier = next.iter().collect();
         layers.push(next);
     }

@@ -22,11 +22,13 @@ impl Args {
     pub(crate) fn check(spec: &EndpointSpec, given: &BTreeMap<String, String>) -> Result<Args, QueryError> {
         for name in given.keys() {
             if spec.param(name).is_none() && !PAGING.contains(&name.as_str()) {
-                return Err(QueryError::parameter(
-                    spec,
-                    name,
-                    &format!("unknown parameter `{name}`"),
-                ));
+                // The likely intent of an unknown name with no near spelling: a required
+                // parameter the request leaves out (`name=` for `fqn=`).
+                let missing = spec
+                    .params
+                    .iter()
+                    .find(|p| p.required && !given.contains_key(p.name));
+                return Err(QueryError::unknown_parameter(spec, name, missing.map(|p| p.name)));
             }
         }
         for name in PAGING {

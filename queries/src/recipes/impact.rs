@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::{header, more, ROWS};
 use crate::error::QueryError;
-use crate::graph::{blast_radius_with_parents, reached_entry_points, Ctx, Via};
+use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
 use crate::params::Args;
 use crate::primitives::code::call_lines;
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
@@ -29,6 +29,11 @@ use crate::Document;
 const VERSION: &str = "impact/1";
 /// Most methods a blast radius collects before it stops going deeper.
 const BUDGET: u64 = 50_000;
+/// Entry points are searched up to this depth whatever the listing depth: "which endpoints
+/// does this break" must not stop at three hops. Past the listing depth the search goes on
+/// only while the reached set stays under [`ENTRY_BUDGET`].
+const ENTRY_DEPTH: u32 = 8;
+const ENTRY_BUDGET: u64 = 5_000;
 const VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 #[derive(Serialize, Clone)]
@@ -209,17 +214,30 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let (layers, parents) = trace.step(
         "blast radius (calls, interface dispatch, HTTP)",
         || -> Result<_, QueryError> {
-            let (layers, parents) = blast_radius_with_parents(ctx.adj(), &seeds, depth);
-            let total: u64 = layers.iter().map(|l| l.len()).sum();
+            let (layers, parents) =
+                blast_radius_until(ctx.adj(), &seeds, ENTRY_DEPTH.max(depth), |level, reached| {
+                    reached <= BUDGET && (level < depth || reached <= ENTRY_BUDGET)
+                });
+            let total: u64 = layers.iter().take(depth as usize).map(|l| l.len()).sum();
             let per: Vec<String> = layers
                 .iter()
+                .take(depth as usize)
                 .enumerate()
                 .map(|(d, l)| format!("depth {}: {}", d + 1, l.len()))
                 .collect();
+            let deeper: u64 = layers.iter().skip(depth as usize).map(|l| l.len()).sum();
+            let beyond = if layers.len() > depth as usize {
+                format!(
+                    "; the entry-point search went on to depth {} ({deeper} more methods)",
+                    layers.len()
+                )
+            } else {
+                String::new()
+            };
             Ok((
                 (layers, parents),
                 format!(
-                    "{total} methods ({})",
+                    "{total} methods within depth {depth} ({}){beyond}",
                     if per.is_empty() {
                         "no callers".into()
                     } else {
@@ -257,8 +275,11 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         .flat_map(|(d, l)| l.iter().map(move |id| (id, d + 1)))
         .collect();
     let by_id: HashMap<u32, &Node> = affected.iter().chain(&seeds_nodes).map(|n| (n.id.0, n)).collect();
-    let (tests, production): (Vec<&Node>, Vec<&Node>) =
+    let within = |n: &&Node| depth_of.get(&n.id.0).is_some_and(|&d| d <= depth as usize);
+    let (tests, production_all): (Vec<&Node>, Vec<&Node>) =
         affected.iter().partition(|n| n.flags.contains(NodeFlags::TEST));
+    let tests: Vec<&Node> = tests.into_iter().filter(within).collect();
+    let production: Vec<&Node> = production_all.iter().copied().filter(within).collect();
 
     // Callers by depth (production only), each with its call site.
     let mut callers: Vec<CallerRow> =
@@ -301,10 +322,13 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let callers_total = callers.len();
 
     // Endpoints and entry points whose handler is the change or reaches it.
+    // Entry points over every level searched; topics and tables within `depth`.
+    let mut reach_all = seeds.clone();
+    reach_all.extend(production_all.iter().map(|n| n.id.0));
     let mut reach = seeds.clone();
     reach.extend(production.iter().map(|n| n.id.0));
     let (endpoints, entry_points) = trace.step("entry points reached", || -> Result<_, QueryError> {
-        let ids = reached_entry_points(ctx.adj(), &reach);
+        let ids = reached_entry_points(ctx.adj(), &reach_all);
         let mut eps = Vec::new();
         let mut others = Vec::new();
         for e in ctx.load(ids.iter())? {
@@ -352,7 +376,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     // Callers in other products, reached over HTTP.
     let other_products = trace.step("callers in other services (HTTP)", || -> Result<_, QueryError> {
         let mut rows = Vec::new();
-        for n in &production {
+        for n in &production_all {
             if let Some(&(below, Via::Http)) = parents.get(&n.id.0) {
                 let Some(b) = by_id.get(&below) else { continue };
                 let served: Vec<Node> = ctx

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{header, more, ROWS};
 use crate::error::QueryError;
-use crate::graph::{reached_entry_points, Ctx};
+use crate::graph::{blast_radius_until, reached_entry_points, Ctx};
 use crate::params::Args;
 use crate::primitives::db::{
     column_rows, columns_table, object_rows, objects_table, related, resolve_tables, usage_rows,
@@ -19,6 +19,10 @@ use crate::trace::Trace;
 use crate::Document;
 
 const VERSION: &str = "table-analysis/1";
+/// How far up the callers of the table's readers and writers the endpoint search goes.
+const REACH_DEPTH: u32 = 6;
+/// Most methods that search collects.
+const REACH_BUDGET: u64 = 5_000;
 
 #[derive(Serialize)]
 struct Analysis {
@@ -126,10 +130,18 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             Ok((u, msg))
         })?;
         let endpoints = trace.step(
-            "endpoints whose handler touches it",
+            "endpoints and entry points that reach it",
             || -> Result<_, QueryError> {
-                let methods: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
-                let eps = ctx.load(reached_entry_points(ctx.adj(), &methods).iter())?;
+                let users: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
+                let (layers, _) = blast_radius_until(ctx.adj(), &users, REACH_DEPTH, |_, reached| {
+                    reached <= REACH_BUDGET
+                });
+                let mut all = users.clone();
+                for l in &layers {
+                    all |= l;
+                }
+                let mut eps = ctx.load(reached_entry_points(ctx.adj(), &all).iter())?;
+                eps.sort_by(|a, b| (ctx.service_of(a), &a.name).cmp(&(ctx.service_of(b), &b.name)));
                 let names: Vec<String> = eps
                     .iter()
                     .map(|e| format!("{} {}", ctx.service_of(e), e.name))
@@ -137,7 +149,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 let n = names.len();
                 Ok((
                     names,
-                    format!("{n} direct (handlers that touch the table themselves)"),
+                    format!("{n} within {REACH_DEPTH} levels of callers of its readers and writers"),
                 ))
             },
         )?;
@@ -206,9 +218,9 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         let rows = &a.usages[..a.usages.len().min(ROWS)];
         usages_table(&mut md, rows, "No indexed code reads or writes it (SQL built at run time, or code outside the indexed repositories, is not seen).");
         more(&mut md, a.usages.len(), rows.len(), "ask `db/usages`");
-        md.h3("Endpoints that touch it directly");
+        md.h3("Endpoints and entry points that reach it");
         if a.endpoints.is_empty() {
-            md.para("None: no endpoint handler touches the table itself. For endpoints that reach it through services, run `impact` on one of the writers above.");
+            md.para("None found: no endpoint, job or listener reaches the code above within six levels of callers.");
         } else {
             md.bullets(a.endpoints.iter().map(|e| tick(e)));
         }

@@ -314,3 +314,52 @@ fn callers_cross_products_and_never_confuse_look_alikes() {
         "{callers:?}"
     );
 }
+
+#[test]
+fn primitive_golden_documents() {
+    let cases: &[(&str, &str, &[(&str, &str)])] = &[
+        ("code", "search", &[("q", "OrderService")]),
+        (
+            "code",
+            "method",
+            &[("fqn", "com.acme.notifications.service.NotificationService.send")],
+        ),
+        (
+            "code",
+            "callers",
+            &[
+                ("fqn", "com.acme.orders.service.OrderMapper.toDto"),
+                ("depth", "2"),
+            ],
+        ),
+        (
+            "code",
+            "callees",
+            &[("fqn", "com.acme.orders.service.OrderService.placeOrder")],
+        ),
+        (
+            "code",
+            "implementations",
+            &[("fqn", "com.acme.payments.gateway.PaymentGateway")],
+        ),
+        ("code", "endpoints", &[("scope", "inventory")]),
+        ("code", "http-calls", &[]),
+        ("code", "topics", &[]),
+        (
+            "code",
+            "path",
+            &[
+                ("from", "com.acme.orders.web.OrderController.placeOrder"),
+                ("to", "com.acme.inventory.service.ReservationService.reserve"),
+            ],
+        ),
+        ("db", "table", &[("name", "payments")]),
+        ("config", "key", &[("key", "payments.topics.completed")]),
+        ("wiki", "search", &[("q", "order events")]),
+        ("jira", "search", &[("type", "Incident")]),
+        ("meta", "products", &[]),
+    ];
+    for (domain, endpoint, params) in cases {
+        golden(&format!("{domain}-{endpoint}"), &ask(domain, endpoint, params));
+    }
+}

@@ -86,7 +86,16 @@ pub(crate) fn search(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError>
         }
     }
     let mut hits: Vec<(u8, Node)> = ranked.into_values().collect();
-    hits.sort_by(|a, b| (a.0, a.1.display_name()).cmp(&(b.0, b.1.display_name())));
+    // Within a rank, the things people look for first: types, methods, endpoints, tables.
+    let weight = |k: NodeKind| match k {
+        NodeKind::Type | NodeKind::Product | NodeKind::Service => 0,
+        NodeKind::Method | NodeKind::Endpoint | NodeKind::Table | NodeKind::View => 1,
+        NodeKind::Field | NodeKind::Column | NodeKind::File => 3,
+        _ => 2,
+    };
+    hits.sort_by(|a, b| {
+        (a.0, weight(a.1.kind), a.1.display_name()).cmp(&(b.0, weight(b.1.kind), b.1.display_name()))
+    });
     let truncated = hits.len() > limit;
     let hits: Vec<Hit> = hits
         .into_iter()
@@ -986,6 +995,8 @@ pub(crate) struct HttpCallRow {
     url: String,
     target_service: String,
     resolves_to: Vec<String>,
+    /// The target is outside the company (a host name with a dot, an IP, localhost).
+    external: bool,
     location: String,
 }
 
@@ -1008,6 +1019,7 @@ pub(crate) fn http_call_rows(ctx: &Ctx<'_>, calls: &[Node]) -> Result<Vec<HttpCa
                 .iter()
                 .map(|t| format!("{} {}", ctx.service_of(t), t.name))
                 .collect(),
+            external: c.attr("external") == Some("yes"),
             location: NodeRef::of(ctx, c).location(),
         });
     }
@@ -1027,7 +1039,11 @@ pub(crate) fn http_calls_table(md: &mut Md, rows: &[HttpCallRow], empty: &str) {
                 tick(&r.url),
                 r.target_service.clone(),
                 if r.resolves_to.is_empty() {
-                    "external / unresolved".into()
+                    if r.external {
+                        "external".into()
+                    } else {
+                        "not resolved (no indexed endpoint matches)".into()
+                    }
                 } else {
                     r.resolves_to.join(", ")
                 },

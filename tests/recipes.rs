@@ -317,7 +317,8 @@ fn callers_cross_products_and_never_confuse_look_alikes() {
 
 #[test]
 fn primitive_golden_documents() {
-    let cases: &[(&str, &str, &[(&str, &str)])] = &[
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+    let cases: &[Case] = &[
         ("code", "search", &[("q", "OrderService")]),
         (
             "code",

@@ -191,7 +191,7 @@ pub(crate) struct CallSite {
     /// The shape of each argument whose type the syntax alone does not tell (a name, a
     /// field access, a call), for typing at resolution time; `Receiver::Other` otherwise.
     pub(crate) arg_exprs: Vec<Receiver>,
-    /// Each argument as written (at most 256 characters): string literals, constants and
+    /// Each argument as written (at most 4096 bytes): string literals, constants and
     /// config-bound fields name topics, URLs and SQL.
     pub(crate) arg_texts: Vec<String>,
     pub(crate) kind: CallKind,
@@ -220,6 +220,9 @@ pub(crate) struct ResolvedCall {
     pub(crate) caller: MethodKey,
     pub(crate) line: usize,
     pub(crate) target: Target,
+    /// For an external target reached through a receiver of a product type (a Spring Data
+    /// repository interface inheriting `save` from `CrudRepository`): that product type.
+    pub(crate) receiver_type: Option<String>,
 }
 
 /// `List<Map<K, V>>[]` → `List[]`; `a.b.C<T>` → `a.b.C`; varargs `...` → `[]`.

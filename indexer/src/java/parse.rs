@@ -1029,7 +1029,7 @@ impl<'s> Extractor<'s> {
             }
             let arg = unparen(arg);
             let text = self.text(arg);
-            let mut end = text.len().min(256);
+            let mut end = text.len().min(4096);
             while !text.is_char_boundary(end) {
                 end -= 1;
             }

@@ -127,10 +127,18 @@ pub(crate) fn resolve_calls(file: &JavaFile, table: &SymbolTable) -> Vec<Resolve
                 method: m,
             };
             for site in &m.calls {
+                let target = scope.call(site, 0);
+                let receiver_type = match (&target, site.kind, &site.receiver) {
+                    (Target::External { .. }, CallKind::Method, r) if *r != Receiver::None => {
+                        scope.internal_receiver(r, site.byte)
+                    }
+                    _ => None,
+                };
                 out.push(ResolvedCall {
                     caller: caller.clone(),
                     line: site.line,
-                    target: scope.call(site, 0),
+                    target,
+                    receiver_type,
                 });
             }
         }
@@ -282,6 +290,14 @@ impl Scope<'_> {
             };
         }
         unresolved(format!("no method {name} in scope"))
+    }
+
+    /// The product type a receiver expression is an instance of, if it is one.
+    fn internal_receiver(&self, r: &Receiver, byte: usize) -> Option<String> {
+        match self.receiver_type(r, byte, 1) {
+            Ok(Recv::Instance(t)) if t.internal => Some(t.fqn),
+            _ => None,
+        }
     }
 
     /// The type a receiver expression denotes.

@@ -12,7 +12,7 @@ fn acme() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/acme")
 }
 
-fn index_acme() -> (tempfile::TempDir, Store) {
+pub(super) fn index_acme() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Store::open(dir.path()).expect("store");
     let company = Company::load(&acme().join("semgraph.toml")).expect("config");
@@ -154,7 +154,7 @@ fn the_fixture_company_is_indexed_as_expected_md_says() {
     assert!(mentions_orders > 0, "some wiki page mentions the orders product");
 }
 
-fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_storage::Node> {
+pub(super) fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_storage::Node> {
     let ids = snap.find_by_fqn(fqn).expect("lookup");
     snap.nodes(&ids)
         .expect("read")
@@ -163,7 +163,7 @@ fn node_by_fqn(snap: &Snapshot, fqn: &str, kind: NodeKind) -> Option<semgraph_st
         .find(|n| n.kind == kind)
 }
 
-fn neighbour_names(snap: &Snapshot, id: NodeId, dir: Direction, kind: EdgeKind) -> Vec<String> {
+pub(super) fn neighbour_names(snap: &Snapshot, id: NodeId, dir: Direction, kind: EdgeKind) -> Vec<String> {
     let ids: Vec<NodeId> = snap.adjacency().neighbors(id, dir, kind).collect();
     let mut names: Vec<String> = snap
         .nodes(&ids)
@@ -282,7 +282,7 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
 }
 
 /// The method nodes a fact names: `pkg.Type.method` or `pkg.Type.method(A, B)`.
-fn methods_named(snap: &Snapshot, written: &str) -> Vec<NodeId> {
+pub(super) fn methods_named(snap: &Snapshot, written: &str) -> Vec<NodeId> {
     let (fqn, params) = match written.split_once('(') {
         Some((f, p)) => (f, Some(p.trim_end_matches(')'))),
         None => (written, None),

@@ -235,3 +235,53 @@ fn tidy(sql: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mapper_statements_flatten_dynamic_sql() {
+        let xml = r#"<?xml version="1.0"?>
+<!DOCTYPE mapper PUBLIC "-//mybatis.org//DTD Mapper 3.0//EN" "x.dtd">
+<mapper namespace="com.acme.StockMapper">
+  <sql id="cols">s.sku, s.quantity</sql>
+  <!-- <select id="commented">SELECT 1</select> -->
+  <select id="bySku" resultType="map">
+    SELECT <include refid="cols"/> FROM stock_items s
+    <where>
+      <if test="sku != null">AND s.sku = #{sku}</if>
+      <if test="ids != null">AND s.id IN
+        <foreach collection="ids" item="id" open="(" separator="," close=")">#{id}</foreach>
+      </if>
+    </where>
+  </select>
+  <update id="adjust">
+    UPDATE stock_items <set><if test="q != null">quantity = #{q},</if></set> WHERE id = #{id} AND quantity &gt;= 0
+  </update>
+  <insert id="add"><selectKey keyProperty="id" order="BEFORE">SELECT nextval('seq')</selectKey>
+    <![CDATA[INSERT INTO stock_movements (delta) VALUES (#{d})]]></insert>
+</mapper>"#;
+        let m = parse_mapper(xml).expect("a mapper");
+        assert_eq!(m.namespace, "com.acme.StockMapper");
+        let ids: Vec<&str> = m.statements.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["bySku", "adjust", "add"]);
+        assert_eq!(m.statements[0].line, 6);
+        assert_eq!(
+            m.statements[0].sql,
+            "SELECT s.sku, s.quantity FROM stock_items s WHERE s.sku = #{sku} AND s.id IN ( #{id} )"
+        );
+        assert_eq!(
+            m.statements[1].sql,
+            "UPDATE stock_items SET quantity = #{q} WHERE id = #{id} AND quantity >= 0"
+        );
+        assert_eq!(
+            m.statements[2].sql,
+            "INSERT INTO stock_movements (delta) VALUES (#{d})"
+        );
+        for s in &m.statements {
+            assert!(super::super::sql_touches(&s.sql).parsed, "{}", s.sql);
+        }
+        assert_eq!(parse_mapper("<beans><bean id=\"x\"/></beans>"), None);
+    }
+}

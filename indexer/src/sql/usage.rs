@@ -518,3 +518,138 @@ fn join_path(
     }
     j
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touches(sql: &str) -> (Vec<(String, Access)>, bool) {
+        let t = sql_touches(sql);
+        (t.tables, t.parsed)
+    }
+
+    fn reads(tables: &[&str]) -> Vec<(String, Access)> {
+        tables.iter().map(|t| (t.to_string(), Access::Read)).collect()
+    }
+
+    #[test]
+    fn selects_read_every_joined_and_nested_table() {
+        let (t, parsed) = touches(
+            "SELECT o.id FROM orders o JOIN order_lines l ON l.order_id = o.id \
+             LEFT JOIN (SELECT sku FROM stock_items) s ON s.sku = l.sku \
+             WHERE o.customer_id IN (SELECT id FROM customers WHERE vip) AND EXISTS (SELECT 1 FROM refunds r)",
+        );
+        assert!(parsed);
+        let mut names: Vec<String> = t.iter().map(|(n, _)| n.clone()).collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["customers", "order_lines", "orders", "refunds", "stock_items"]
+        );
+        assert!(t.iter().all(|(_, a)| *a == Access::Read));
+    }
+
+    #[test]
+    fn writes_are_the_targets_of_insert_update_delete_and_merge() {
+        assert_eq!(
+            touches("INSERT INTO archive (id) SELECT id FROM orders WHERE status = :status").0,
+            vec![
+                ("archive".to_string(), Access::Write),
+                ("orders".to_string(), Access::Read)
+            ]
+        );
+        assert_eq!(
+            touches("UPDATE orders SET total = s.total FROM order_sums s WHERE s.id = orders.id").0,
+            vec![
+                ("orders".to_string(), Access::Write),
+                ("order_sums".to_string(), Access::Read)
+            ]
+        );
+        assert_eq!(
+            touches("DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE banned)").0,
+            vec![
+                ("sessions".to_string(), Access::Write),
+                ("users".to_string(), Access::Read)
+            ]
+        );
+        let (merge, _) = touches(
+            "MERGE INTO stock t USING incoming s ON t.sku = s.sku WHEN MATCHED THEN UPDATE SET qty = s.qty",
+        );
+        assert!(merge.contains(&("stock".to_string(), Access::Write)));
+        assert!(merge.contains(&("incoming".to_string(), Access::Read)));
+    }
+
+    #[test]
+    fn cte_names_are_not_tables() {
+        let (t, parsed) = touches(
+            "WITH recent AS (SELECT * FROM orders WHERE created_at > ?) \
+             SELECT r.id FROM recent r JOIN customers c ON c.id = r.customer_id",
+        );
+        assert!(parsed);
+        assert_eq!(t, reads(&["orders", "customers"]));
+    }
+
+    #[test]
+    fn qualified_and_quoted_names_are_kept_as_written() {
+        let (t, _) = touches("SELECT * FROM orders_db.orders o JOIN \"Order Lines\" l ON l.order_id = o.id");
+        assert_eq!(t[0].0, "orders_db.orders");
+        assert_eq!(crate::keys::table_name(&t[0].0), "orders");
+        assert_eq!(crate::keys::table_name(&t[1].0), "order lines");
+        let (t, _) = touches("SELECT * FROM `inventory`.`stock_items`");
+        assert_eq!(crate::keys::table_name(&t[0].0), "stock_items");
+    }
+
+    #[test]
+    fn bind_markers_of_every_client_parse() {
+        for sql in [
+            "SELECT * FROM t WHERE a = ? AND b = ?",
+            "SELECT * FROM t WHERE a = :a AND b = :b",
+            "SELECT * FROM t WHERE a = ?1",
+            "SELECT * FROM t WHERE a = #{a} AND b = ${b}",
+            "SELECT a::text FROM t WHERE b = ':not-a-param'",
+        ] {
+            let (tables, parsed) = touches(sql);
+            assert!(parsed, "{sql}");
+            assert_eq!(tables, reads(&["t"]), "{sql}");
+        }
+    }
+
+    #[test]
+    fn text_sqlparser_refuses_falls_back_to_the_token_scan() {
+        let (t, parsed) = touches("SELECT * FROM orders WHERE status = ANY_WEIRD_SYNTAX(( ORDER BY");
+        assert!(!parsed);
+        assert_eq!(t, reads(&["orders"]));
+        let none = sql_touches("orders-service");
+        assert!(!none.looks_like_sql && none.tables.is_empty());
+    }
+
+    #[test]
+    fn spring_boot_names_tables_in_snake_case() {
+        assert_eq!(spring_table_name("OrderStatusHistory"), "order_status_history");
+        assert_eq!(spring_table_name("Order"), "order");
+        assert_eq!(spring_table_name("HTTPRequest"), "httprequest");
+        assert_eq!(spring_table_name("ABTestResult"), "abtest_result");
+        assert_eq!(spring_table_name("OrderV2"), "orderv2");
+    }
+
+    #[test]
+    fn jpql_names_entities_and_paths() {
+        assert_eq!(
+            jpql_touches("select o from Order o join fetch o.lines l left join l.product p where o.id in (select x.id from Audit x)"),
+            vec![
+                (vec!["Order".to_string()], Access::Read),
+                (vec!["Order".to_string(), "lines".to_string()], Access::Read),
+                (vec!["Order".to_string(), "lines".to_string(), "product".to_string()], Access::Read),
+                (vec!["Audit".to_string()], Access::Read),
+            ]
+        );
+        assert_eq!(
+            jpql_touches("DELETE FROM com.acme.Order o WHERE o.status = :s"),
+            vec![(vec!["com.acme.Order".to_string()], Access::Write)]
+        );
+        assert_eq!(
+            jpql_touches("select trim(leading 'x' from o.code) from Order o"),
+            vec![(vec!["Order".to_string()], Access::Read)]
+        );
+    }
+}

@@ -221,7 +221,8 @@ pub(crate) struct ResolvedCall {
     pub(crate) line: usize,
     pub(crate) target: Target,
     /// For an external target reached through a receiver of a product type (a Spring Data
-    /// repository interface inheriting `save` from `CrudRepository`): that product type.
+    /// repository interface inheriting `save` from `CrudRepository`), or through implicit
+    /// `this` in one: that product type. Not computed for methods of JDK types.
     pub(crate) receiver_type: Option<String>,
 }
 

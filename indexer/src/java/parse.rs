@@ -499,10 +499,11 @@ impl<'s> Extractor<'s> {
             };
             let name = self.text(name).to_string();
             if is_constant || interface_constant {
-                if let Some(v) = decl.child_by_field_name("value") {
-                    if v.kind() == "string_literal" {
-                        out.push(Member::Constant(name.clone(), self.string_content(v)));
-                    }
+                if let Some(value) = decl
+                    .child_by_field_name("value")
+                    .and_then(|v| self.constant_value(v, 0))
+                {
+                    out.push(Member::Constant(name.clone(), value));
                 }
             }
             out.push(Member::Field(FieldDecl {
@@ -512,6 +513,27 @@ impl<'s> Extractor<'s> {
                 annotations: annotations.clone(),
                 line: line(node),
             }));
+        }
+    }
+
+    /// The value of a constant's initializer when it is string literals joined by `+`
+    /// (`"SELECT … " + "FROM orders"`); `None` for anything else.
+    fn constant_value(&self, node: Node<'_>, depth: usize) -> Option<String> {
+        match node.kind() {
+            "string_literal" => Some(self.string_content(node)),
+            "parenthesized_expression" if depth < MAX_RECEIVER_DEPTH => {
+                self.constant_value(node.named_child(0)?, depth + 1)
+            }
+            "binary_expression" if depth < MAX_RECEIVER_DEPTH => {
+                let op = node.child_by_field_name("operator")?;
+                if self.text(op) != "+" {
+                    return None;
+                }
+                let left = self.constant_value(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.constant_value(node.child_by_field_name("right")?, depth + 1)?;
+                Some(left + &right)
+            }
+            _ => None,
         }
     }
 

@@ -128,10 +128,14 @@ pub(crate) fn resolve_calls(file: &JavaFile, table: &SymbolTable) -> Vec<Resolve
             };
             for site in &m.calls {
                 let target = scope.call(site, 0);
+                // An implicit call (`findById(id)` in a default method) is made on `this`.
+                // Methods of JDK types are left out: they are most calls, and tell nothing.
                 let receiver_type = match (&target, site.kind, &site.receiver) {
-                    (Target::External { .. }, CallKind::Method, r) if *r != Receiver::None => {
-                        scope.internal_receiver(r, site.byte)
+                    (Target::External { type_fqn, .. }, _, _) if type_fqn.starts_with("java.") => None,
+                    (Target::External { .. }, CallKind::Method, Receiver::None) => {
+                        scope.internal_receiver(&Receiver::This, site.byte)
                     }
+                    (Target::External { .. }, CallKind::Method, r) => scope.internal_receiver(r, site.byte),
                     _ => None,
                 };
                 out.push(ResolvedCall {

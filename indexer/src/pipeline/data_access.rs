@@ -187,6 +187,32 @@ const JPQL_CALLS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// `EntityManager` and Hibernate `Session` methods that load one entity by class
+/// (`find(Order.class, id)`).
+const ENTITY_READS: &[(&str, &[&str])] = &[
+    ("EntityManager", &["find", "getReference"]),
+    ("Session", &["find", "get", "load", "getReference", "byId"]),
+    ("StatelessSession", &["get", "fetch"]),
+];
+
+/// `EntityManager` and Hibernate `Session` methods that write the entity they are given.
+const ENTITY_WRITES: &[(&str, &[&str])] = &[
+    ("EntityManager", &["persist", "merge", "remove"]),
+    (
+        "Session",
+        &[
+            "persist",
+            "merge",
+            "remove",
+            "save",
+            "update",
+            "saveOrUpdate",
+            "delete",
+        ],
+    ),
+    ("StatelessSession", &["insert", "update", "upsert", "delete"]),
+];
+
 /// `SimpleJdbcInsert` methods that insert a row.
 const INSERT_CALLS: &[&str] = &[
     "execute",
@@ -780,6 +806,10 @@ impl Touches {
         if key.is_empty() {
             return;
         }
+        if key.contains(['{', '$']) {
+            self.unknown(line, "a table name is a placeholder");
+            return;
+        }
         let entry = self
             .edges
             .entry((from, access == Access::Write, key))
@@ -882,7 +912,8 @@ pub(super) fn write_declared(
     let mut touches = Touches::default();
     for t in &file.types {
         if data.entities.contains_key(&t.fqn) {
-            if let (Some(table), Some(node)) = (data.table_of(&t.fqn), type_node(&t.fqn)) {
+            let table = data.table_of(&t.fqn).filter(|t| !t.contains(['{', '$']));
+            if let (Some(table), Some(node)) = (table, type_node(&t.fqn)) {
                 let attrs = EdgeAttrs {
                     lines: vec![t.line_start as u32],
                     via: Some("jpa-entity".into()),
@@ -951,7 +982,15 @@ fn declared_sql(
             );
             return true;
         };
-        let native = arg(q, "nativeQuery").is_some_and(|v| v.first().is_some_and(|v| v == "true"));
+        // Spring Data JDBC's and R2DBC's `@Query` hold SQL; JPA's hold JPQL unless native.
+        let sql_store = |path: &str| path.contains(".data.jdbc.") || path.contains(".data.r2dbc.");
+        let imported_from_sql_store = file
+            .imports
+            .iter()
+            .any(|i| !i.is_static && simple(&i.path) == "Query" && sql_store(&i.path));
+        let native = imported_from_sql_store
+            || sql_store(&q.name)
+            || arg(q, "nativeQuery").is_some_and(|v| v.first().is_some_and(|v| v == "true"));
         if native {
             touches.sql(node, &text, line, "native-query");
         } else {
@@ -1047,7 +1086,19 @@ pub(super) fn write_call_accesses(
             .iter()
             .any(|(t, ms)| *t == owner && ms.contains(&method.as_str()));
         let insert_call = owner == "SimpleJdbcInsert" && INSERT_CALLS.contains(&method.as_str());
-        if sql_call.is_none() && !jpql_call && !insert_call {
+        let listed = |table: &[(&str, &[&str])]| {
+            table
+                .iter()
+                .any(|(t, ms)| *t == owner && ms.contains(&method.as_str()))
+        };
+        let entity_access = if listed(ENTITY_READS) {
+            Some(Access::Read)
+        } else if listed(ENTITY_WRITES) {
+            Some(Access::Write)
+        } else {
+            None
+        };
+        if sql_call.is_none() && !jpql_call && !insert_call && entity_access.is_none() {
             continue;
         }
         let Some((t, m)) = caller_decl(file, &call.caller) else {
@@ -1056,6 +1107,24 @@ pub(super) fn write_call_accesses(
         let Some(site) = m.calls.iter().find(|c| c.line == call.line && &c.name == method) else {
             continue;
         };
+        if let Some(access) = entity_access {
+            // The entity is the class literal of a load, or the declared type of what is
+            // written.
+            let written = site.arg_texts.first().filter(|a| a.ends_with(".class")).cloned();
+            let ty = written.or_else(|| site.arg_types.first().cloned().flatten());
+            let entity = ty.and_then(|ty| data.entity(&qualify(file, &ty)).map(str::to_string));
+            match entity.as_deref().and_then(|e| data.table_of(e).map(|t| (e, t))) {
+                Some((e, _)) if access == Access::Write => {
+                    let remove = matches!(method.as_str(), "remove" | "delete");
+                    for table in data.cascade_tables(e, remove) {
+                        touches.add(from, &table, Access::Write, line, "entity-manager");
+                    }
+                }
+                Some((_, table)) => touches.add(from, &table, Access::Read, line, "entity-manager"),
+                None => touches.unknown(line, format!("the entity of {owner}.{method}(…) is not known")),
+            }
+            continue;
+        }
         if insert_call {
             match inserted_table(data, file, t, m, &site.receiver) {
                 Some(table) => touches.add(from, &table, Access::Write, line, "simple-jdbc-insert"),

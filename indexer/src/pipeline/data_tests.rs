@@ -323,3 +323,70 @@ fn sql_in_code_is_read_from_literals_constants_and_mybatis_xml() {
     // SQL text is content, never structure.
     assert!(!run.warnings.iter().any(|w| w.message.contains("SELECT")));
 }
+
+#[test]
+fn entity_managers_jdbc_queries_and_default_methods_touch_their_tables() {
+    let (_dir, store) = index_sources(&[
+        ("src/main/resources/schema.sql", SHOP_SCHEMA),
+        (
+            "src/main/java/shop/Order.java",
+            "package shop;\nimport jakarta.persistence.*;\nimport java.util.List;\n\
+             @Entity @Table(name = \"orders\")\npublic class Order { @Id Long id;\n\
+             @OneToMany(mappedBy = \"order\", cascade = CascadeType.ALL) List<OrderLine> lines; }\n",
+        ),
+        (
+            "src/main/java/shop/OrderLine.java",
+            "package shop;\nimport jakarta.persistence.*;\n@Entity @Table(name = \"order_lines\")\npublic class OrderLine { @Id Long id; }\n",
+        ),
+        (
+            "src/main/java/shop/OrderStore.java",
+            "package shop;\nimport jakarta.persistence.EntityManager;\n\
+             public class OrderStore {\n  private EntityManager em;\n\
+               public Order load(Long id) { return em.find(Order.class, id); }\n\
+               public void add(Order order) { em.persist(order); }\n\
+               public void add(Object any) { em.persist(any); }\n\
+             }\n",
+        ),
+        (
+            "src/main/java/shop/AuditRepository.java",
+            "package shop;\nimport org.springframework.data.jdbc.repository.query.Query;\n\
+             import org.springframework.data.repository.CrudRepository;\n\
+             public interface AuditRepository extends org.springframework.data.repository.Repository<Order, Long> {\n\
+               @Query(\"SELECT count(*) FROM audit\")\n  long audits();\n\
+             }\n",
+        ),
+        (
+            "src/main/java/shop/OrderRepository.java",
+            "package shop;\nimport org.springframework.data.jpa.repository.JpaRepository;\n\
+             public interface OrderRepository extends JpaRepository<Order, Long> {\n\
+               default Order required(Long id) { return findById(id).orElseThrow(); }\n\
+             }\n",
+        ),
+    ]);
+    let snap = store.snapshot();
+    let edges = |method: &str, kind: EdgeKind| -> Vec<String> {
+        methods_named(&snap, method)
+            .into_iter()
+            .flat_map(|m| neighbour_names(&snap, m, Direction::Out, kind))
+            .collect()
+    };
+    assert_eq!(
+        edges("shop.OrderStore.load", EdgeKind::Reads),
+        vec!["orders".to_string()]
+    );
+    // Persisting an order cascades to its lines; an untyped `Object` touches nothing.
+    assert_eq!(
+        edges("shop.OrderStore.add(Order)", EdgeKind::Writes),
+        vec!["order_lines".to_string(), "orders".to_string()]
+    );
+    assert!(edges("shop.OrderStore.add(Object)", EdgeKind::Writes).is_empty());
+    // Spring Data JDBC's @Query is SQL, not JPQL.
+    assert_eq!(
+        edges("shop.AuditRepository.audits", EdgeKind::Reads),
+        vec!["audit".to_string()]
+    );
+    assert_eq!(
+        edges("shop.OrderRepository.required", EdgeKind::Reads),
+        vec!["orders".to_string()]
+    );
+}

@@ -130,6 +130,9 @@ pub(crate) struct MethodDecl {
     pub(crate) calls: Vec<CallSite>,
     /// String literals of the body with their line.
     pub(crate) strings: Vec<(usize, String)>,
+    /// Locals initialised with string literals joined by `+` and never assigned again:
+    /// name, byte scope and value (SQL is often built this way before it is run).
+    pub(crate) string_locals: Vec<(String, (usize, usize), String)>,
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.

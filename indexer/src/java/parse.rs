@@ -626,6 +626,7 @@ impl<'s> Extractor<'s> {
             locals: Vec::new(),
             calls: Vec::new(),
             strings: Vec::new(),
+            string_locals: Vec::new(),
         };
         for l in inherited_locals {
             m.locals.push(Local {
@@ -700,6 +701,13 @@ impl<'s> Extractor<'s> {
                     descend = false;
                 }
                 "local_variable_declaration" => self.local_decl(node, m, ctx),
+                "assignment_expression" => {
+                    // A local assigned again has no one value.
+                    if let Some(left) = node.child_by_field_name("left") {
+                        let name = self.text(left);
+                        m.string_locals.retain(|(n, ..)| n != name);
+                    }
+                }
                 "lambda_expression" => self.lambda_params(node, m, None),
                 "enhanced_for_statement" => {
                     if let (Some(name), Some(ty)) =
@@ -918,6 +926,10 @@ impl<'s> Extractor<'s> {
                         )
                 })
                 .map(|v| self.receiver(v, m, ctx, MAX_RECEIVER_DEPTH / 2));
+            if let Some(v) = value.and_then(|v| self.constant_value(v, 0)) {
+                m.string_locals
+                    .push((self.text(name).to_string(), (node.start_byte(), scope_end), v));
+            }
             m.locals.push(Local {
                 name: self.text(name).to_string(),
                 ty,

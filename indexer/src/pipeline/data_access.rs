@@ -1135,11 +1135,16 @@ pub(super) fn write_call_accesses(
             }
             continue;
         }
-        let text = site
-            .arg_texts
-            .first()
-            .filter(|a| a.len() < 4096)
-            .and_then(|a| data.string_value(file, t, a));
+        let text = site.arg_texts.first().filter(|a| a.len() < 4096).and_then(|a| {
+            let local = m
+                .string_locals
+                .iter()
+                .find(|(n, scope, _)| n == a && scope.0 <= site.byte && site.byte < scope.1);
+            match local {
+                Some((_, _, value)) => Some(value.clone()),
+                None => data.string_value(file, t, a),
+            }
+        });
         let Some(text) = text else {
             touches.unknown(
                 line,

@@ -273,6 +273,8 @@ fn sql_in_code_is_read_from_literals_constants_and_mybatis_xml() {
                public void archive(String s) { jdbc.update(ARCHIVE, s); }\n\
                public int lines(long id) { return jdbc.queryForObject(\"SELECT count(*) FROM \" + Sql.LINES + \" l JOIN orders o ON o.id = l.order_id WHERE o.id = ?\", Integer.class, id); }\n\
                public void dynamic(String sql) { jdbc.execute(sql); }\n\
+               public void purge() { String sql = \"DELETE FROM audit \" + \"WHERE id < ?\"; jdbc.update(sql, 5); }\n\
+               public void either(boolean all) { String sql = \"SELECT * FROM audit\"; if (all) { sql = \"SELECT * FROM orders\"; } jdbc.queryForList(sql); }\n\
              }\n",
         ),
         (
@@ -306,6 +308,14 @@ fn sql_in_code_is_read_from_literals_constants_and_mybatis_xml() {
         vec!["order_lines".to_string(), "orders".to_string()]
     );
     assert!(edges("shop.OrderDao.dynamic", EdgeKind::Reads).is_empty());
+    assert_eq!(
+        edges("shop.OrderDao.purge", EdgeKind::Writes),
+        vec!["audit".to_string()]
+    );
+    assert!(
+        edges("shop.OrderDao.either", EdgeKind::Reads).is_empty(),
+        "a local assigned twice has no one SQL"
+    );
     assert_eq!(
         edges("shop.LineMapper.deleteFor", EdgeKind::Writes),
         vec!["order_lines".to_string()]

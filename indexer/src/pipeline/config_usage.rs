@@ -8,7 +8,8 @@
 //! - a placeholder in an annotation of a field (field injection) or of the type itself
 //!   (`@FeignClient(url = "${…}")`) is read by the type: no method of the source does it;
 //! - `@ConfigurationProperties(prefix)` binds every key under the prefix that the module's
-//!   config sets: on a type, the type reads them; on a `@Bean` method, that method does.
+//!   config sets: on a type, the type reads them; on a `@Bean` method, that method does;
+//!   `@ConditionalOnProperty(prefix, name)` reads `prefix.name` the same way.
 //!
 //! Keys are looked up in the config of the Java file's own module (its service), plus the
 //! repository's `.env` files; main code does not see test resources. Spring's relaxed
@@ -204,6 +205,33 @@ impl Usages<'_> {
         }
     }
 
+    /// `@ConditionalOnProperty(prefix, name|value)`: the bean exists only as the keys say.
+    fn conditions(&mut self, from: NodeId, annotations: &[Annotation], line: u32) {
+        for a in annotations
+            .iter()
+            .filter(|a| a.name.rsplit('.').next() == Some("ConditionalOnProperty"))
+        {
+            let values = |k: &str| a.args.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+            let prefix = values("prefix")
+                .and_then(|v| v.first().cloned())
+                .unwrap_or_default();
+            for name in values("name").or_else(|| values("value")).unwrap_or_default() {
+                let key = if prefix.is_empty() {
+                    name
+                } else {
+                    format!("{}.{name}", prefix.trim_end_matches('.'))
+                };
+                let nodes = self.keys.lookup(&key, &self.module, self.test);
+                if nodes.is_empty() {
+                    self.unmatched += 1;
+                }
+                for n in nodes {
+                    self.edges.entry((from, n)).or_insert((line, "conditional"));
+                }
+            }
+        }
+    }
+
     fn properties(&mut self, from: NodeId, annotations: &[Annotation], line: u32) {
         let Some(a) = annotations
             .iter()
@@ -255,6 +283,7 @@ pub(super) fn write_config_usage(
             let line = t.line_start as u32;
             u.placeholders(node, &t.annotations, line);
             u.properties(node, &t.annotations, line);
+            u.conditions(node, &t.annotations, line);
             for f in &t.fields {
                 u.placeholders(node, &f.annotations, f.line as u32);
             }
@@ -266,6 +295,7 @@ pub(super) fn write_config_usage(
             let line = m.line_start as u32;
             u.placeholders(node, &m.annotations, line);
             u.properties(node, &m.annotations, line);
+            u.conditions(node, &m.annotations, line);
             for p in &m.params {
                 u.placeholders(node, &p.annotations, line);
             }
@@ -307,6 +337,95 @@ mod tests {
             ]
         );
         assert!(placeholder_keys("#{systemProperties['x']}").is_empty());
+    }
+
+    fn keys() -> ConfigKeys {
+        let mut keys = ConfigKeys::new(vec!["a".into(), "b".into()]);
+        let written =
+            |names: &[(&str, u32)]| names.iter().map(|(k, id)| (k.to_string(), NodeId(*id))).collect();
+        keys.add(
+            "a/src/main/resources/application.yml",
+            ConfigKind::Yaml,
+            "a".into(),
+            written(&[
+                ("shop.max-items", 1),
+                ("shop.zones[0]", 2),
+                ("shop.enabled", 3),
+                ("shopping.x", 4),
+            ]),
+        );
+        keys.add(
+            "b/src/main/resources/application.yml",
+            ConfigKind::Yaml,
+            "b".into(),
+            written(&[("shop.max-items", 5)]),
+        );
+        keys.add(
+            "a/src/test/resources/application.yml",
+            ConfigKind::Yaml,
+            "a".into(),
+            written(&[("shop.test-only", 6)]),
+        );
+        keys.add(
+            "a/.env",
+            ConfigKind::Env,
+            "a".into(),
+            written(&[("SHOP_API_KEY", 7)]),
+        );
+        keys
+    }
+
+    #[test]
+    fn keys_are_looked_up_in_the_module_with_relaxed_binding() {
+        let keys = keys();
+        let main = |k: &str| keys.lookup(k, &keys.module_of("a/src/main/java/X.java"), false);
+        assert_eq!(main("shop.maxItems"), vec![NodeId(1)], "not module b's key");
+        assert_eq!(
+            main("shop.zones"),
+            vec![NodeId(2)],
+            "list entries belong to their key"
+        );
+        assert_eq!(
+            main("shop.api.key"),
+            vec![NodeId(7)],
+            "an env entry answers its relaxed name"
+        );
+        assert!(
+            main("shop.api-key").is_empty(),
+            "SHOP_API_KEY is shop.api.key, not shop.api-key"
+        );
+        assert!(
+            main("shop.test-only").is_empty(),
+            "main code does not see test config"
+        );
+        let mut under = keys.under("shop", "a", false);
+        under.sort();
+        assert_eq!(under, vec![NodeId(1), NodeId(2), NodeId(3)], "not shopping.x");
+    }
+
+    #[test]
+    fn conditional_properties_read_prefix_and_name() {
+        let keys = keys();
+        let mut u = Usages {
+            keys: &keys,
+            module: "a".into(),
+            test: false,
+            edges: BTreeMap::new(),
+            unmatched: 0,
+            first_missing: None,
+        };
+        let a = Annotation {
+            name: "ConditionalOnProperty".into(),
+            args: vec![
+                ("prefix".into(), vec!["shop".into()]),
+                ("name".into(), vec!["enabled".into()]),
+            ],
+        };
+        u.conditions(NodeId(100), &[a], 3);
+        assert_eq!(
+            u.edges.keys().copied().collect::<Vec<_>>(),
+            vec![(NodeId(100), NodeId(3))]
+        );
     }
 
     #[test]

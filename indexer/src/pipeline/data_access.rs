@@ -161,6 +161,23 @@ const SQL_CALLS: &[(&str, &[&str], &str)] = &[
         "named-parameter-jdbc",
     ),
     ("JdbcClient", &["sql"], "jdbc-client"),
+    ("DatabaseClient", &["sql"], "r2dbc-database-client"),
+    (
+        "Connection",
+        &["prepareStatement", "prepareCall", "nativeSQL"],
+        "jdbc",
+    ),
+    (
+        "Statement",
+        &[
+            "executeQuery",
+            "executeUpdate",
+            "executeLargeUpdate",
+            "execute",
+            "addBatch",
+        ],
+        "jdbc",
+    ),
     ("EntityManager", &["createNativeQuery"], "native-query"),
     (
         "Session",
@@ -254,11 +271,21 @@ enum TypeArg {
     Param(usize),
 }
 
+/// A super-interface as an interface declares it.
+#[derive(Debug, Clone)]
+struct SuperRef {
+    simple: String,
+    qualified: String,
+    args: Vec<TypeArg>,
+    /// Whether it is Spring Data's: imported from `org.springframework.data…`, written
+    /// with that package, or only reachable through such a wildcard import.
+    spring_data: bool,
+}
+
 /// An interface that may be a repository: its supertypes with their type arguments.
 #[derive(Debug, Clone, Default)]
 struct RepoDecl {
-    /// (simple name, qualified name, type arguments) per super-interface.
-    supers: Vec<(String, String, Vec<TypeArg>)>,
+    supers: Vec<SuperRef>,
     /// `@RepositoryDefinition(domainClass = X.class)`.
     domain: Option<String>,
 }
@@ -444,20 +471,38 @@ impl DataModel {
                 if t.extends.is_empty() && domain.is_none() {
                     continue;
                 }
-                let supers = t
-                    .extends
-                    .iter()
-                    .map(|s| {
-                        let args = type_args(s)
-                            .iter()
-                            .map(|a| match t.type_params.iter().position(|p| p == a) {
-                                Some(i) => TypeArg::Param(i),
-                                None => TypeArg::Concrete(qualify(file, a)),
-                            })
-                            .collect();
-                        (simple(&java::erase(s)).to_string(), qualify(file, s), args)
-                    })
-                    .collect();
+                let supers =
+                    t.extends
+                        .iter()
+                        .map(|s| {
+                            let args = type_args(s)
+                                .iter()
+                                .map(|a| match t.type_params.iter().position(|p| p == a) {
+                                    Some(i) => TypeArg::Param(i),
+                                    None => TypeArg::Concrete(qualify(file, a)),
+                                })
+                                .collect();
+                            let qualified = qualify(file, s);
+                            let name = simple(&java::erase(s)).to_string();
+                            let imported = file
+                                .imports
+                                .iter()
+                                .any(|i| !i.is_static && !i.wildcard && simple(&i.path) == name);
+                            let declared_here = file.types.iter().any(|t| t.name == name);
+                            let spring_data = qualified.starts_with("org.springframework.data.")
+                                || (!imported
+                                    && !declared_here
+                                    && file.imports.iter().any(|i| {
+                                        i.wildcard && i.path.starts_with("org.springframework.data")
+                                    }));
+                            SuperRef {
+                                simple: name,
+                                qualified,
+                                args,
+                                spring_data,
+                            }
+                        })
+                        .collect();
                 self.repositories
                     .insert(t.fqn.clone(), RepoDecl { supers, domain });
             }
@@ -519,19 +564,16 @@ impl DataModel {
         if depth > 16 {
             return None;
         }
-        for (name, qualified, args) in &repo.supers {
-            if self.repositories.contains_key(qualified) {
-                match self.domain_arg(qualified, depth + 1) {
+        for s in &repo.supers {
+            if self.repositories.contains_key(&s.qualified) {
+                match self.domain_arg(&s.qualified, depth + 1) {
                     Some(TypeArg::Concrete(c)) => return Some(TypeArg::Concrete(c)),
-                    Some(TypeArg::Param(i)) => return args.get(i).cloned(),
+                    Some(TypeArg::Param(i)) => return s.args.get(i).cloned(),
                     None => continue,
                 }
             }
-            let framework = qualified.starts_with("org.springframework.data.")
-                || !qualified.contains('.')
-                || qualified.ends_with(&format!(".{name}"));
-            if framework && FRAMEWORK_REPOSITORIES.contains(&name.as_str()) {
-                return args.first().cloned();
+            if s.spring_data && FRAMEWORK_REPOSITORIES.contains(&s.simple.as_str()) {
+                return s.args.first().cloned();
             }
         }
         None
@@ -1107,6 +1149,10 @@ pub(super) fn write_call_accesses(
         let Some(site) = m.calls.iter().find(|c| c.line == call.line && &c.name == method) else {
             continue;
         };
+        if site.arg_texts.is_empty() {
+            // `preparedStatement.executeQuery()`: the SQL was given earlier.
+            continue;
+        }
         if let Some(access) = entity_access {
             // The entity is the class literal of a load, or the declared type of what is
             // written.
@@ -1326,12 +1372,22 @@ mod tests {
                  interface BaseRepository<T, ID> extends JpaRepository<T, ID> {}\n\
                  interface OrderRepository extends BaseRepository<Order, Long> {}\n\
                  interface Plain extends java.io.Serializable {}\n\
+                 interface Own extends com.acme.lib.Repository<Order> {}\n\
+                 interface Wild extends CrudRepository<Order, Long> {}\n\
                  interface Docs extends org.springframework.data.mongodb.repository.MongoRepository<Order, String> {}\n",
             ),
         ]);
         assert_eq!(data.repository_entity("p.OrderRepository"), Some("p.Order"));
         assert_eq!(data.repository_entity("p.BaseRepository"), None);
         assert!(!data.is_repository("p.Plain"));
+        assert!(
+            !data.is_repository("p.Own"),
+            "another library's Repository is no Spring Data one"
+        );
+        assert!(
+            !data.is_repository("p.Wild"),
+            "CrudRepository here is not imported from Spring Data"
+        );
         assert!(
             !data.is_repository("p.Docs"),
             "MongoDB repositories have no tables"

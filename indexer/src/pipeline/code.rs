@@ -151,6 +151,7 @@ pub(super) fn index_java(
         table: &table,
         resolve,
         data: &data,
+        config_keys,
     };
     write_calls(run, w, &mut nodes, &facts, &table, &producers, &mut topics)?;
     Ok(nodes)
@@ -432,12 +433,14 @@ const PRODUCER_TYPES: &[(&str, &[&str], &str)] = &[
 ];
 
 /// What finding a producer's topic needs: the facts (constants, fields), the symbol table,
-/// and the configuration resolver; and the data model, for the calls that touch tables.
+/// and the configuration resolver; and the data model and config keys, for the calls
+/// that touch tables and read configuration.
 struct Producers<'a> {
     types: HashMap<&'a str, &'a TypeDecl>,
     table: &'a SymbolTable,
     resolve: &'a dyn Fn(&str, &str) -> String,
     data: &'a super::data_access::DataModel,
+    config_keys: &'a super::config_usage::ConfigKeys,
 }
 
 impl Producers<'_> {
@@ -516,6 +519,15 @@ fn write_calls(
         facts.par_iter().map(|f| java::resolve_calls(f, table)).collect();
     for (file, calls) in facts.iter().zip(resolved) {
         super::data_access::write_call_accesses(run, w, producers.data, file, &calls, &nodes.methods)?;
+        super::config_usage::write_call_usages(
+            run,
+            w,
+            producers.config_keys,
+            producers.data,
+            file,
+            &calls,
+            &nodes.methods,
+        )?;
         let mut edges: BTreeMap<(NodeId, NodeId), Vec<u32>> = BTreeMap::new();
         let mut unresolved = 0u64;
         let mut first_unresolved: Option<(usize, String)> = None;

@@ -9,7 +9,9 @@
 //!   (`@FeignClient(url = "${…}")`) is read by the type: no method of the source does it;
 //! - `@ConfigurationProperties(prefix)` binds every key under the prefix that the module's
 //!   config sets: on a type, the type reads them; on a `@Bean` method, that method does;
-//!   `@ConditionalOnProperty(prefix, name)` reads `prefix.name` the same way.
+//!   `@ConditionalOnProperty(prefix, name)` reads `prefix.name` the same way;
+//! - `environment.getProperty("key")` (a literal or constant key) is read by the calling
+//!   method.
 //!
 //! Keys are looked up in the config of the Java file's own module (its service), plus the
 //! repository's `.env` files; main code does not see test resources. Spring's relaxed
@@ -23,10 +25,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use semgraph_storage::{EdgeAttrs, EdgeKind, NodeId, ProductWriter};
 
+use super::data_access::{caller_decl, DataModel};
 use super::ProductRun;
 use crate::config_files::{self, ConfigKind};
 use crate::error::IndexError;
-use crate::java::{Annotation, JavaFile, MethodKey};
+use crate::java::{Annotation, JavaFile, MethodKey, ResolvedCall, Target};
 
 /// One written config key.
 struct KeyNode {
@@ -180,7 +183,40 @@ struct Usages<'k> {
     first_missing: Option<(u32, String)>,
 }
 
-impl Usages<'_> {
+impl<'k> Usages<'k> {
+    fn new(keys: &'k ConfigKeys, path: &str) -> Usages<'k> {
+        Usages {
+            keys,
+            module: keys.module_of(path),
+            test: path.contains("src/test/"),
+            edges: BTreeMap::new(),
+            unmatched: 0,
+            first_missing: None,
+        }
+    }
+
+    fn flush(self, run: &mut ProductRun, w: &mut ProductWriter, path: &str) -> Result<(), IndexError> {
+        for ((from, to), (line, via)) in &self.edges {
+            let attrs = EdgeAttrs {
+                lines: vec![*line],
+                via: Some((*via).to_string()),
+            };
+            w.add_edge_with(*from, EdgeKind::UsesConfig, *to, &attrs)?;
+        }
+        run.stat("config.usages", self.edges.len() as u64);
+        if self.unmatched > 0 {
+            run.stat("config.usages.unmatched", self.unmatched);
+        }
+        if let Some((line, key)) = self.first_missing {
+            run.warn(
+                path,
+                Some(line),
+                format!("config key {key} is read without a default but set in no config file of its module"),
+            );
+        }
+        Ok(())
+    }
+
     fn placeholders(&mut self, from: NodeId, annotations: &[Annotation], line: u32) {
         for a in annotations {
             let via = if a.name.rsplit('.').next() == Some("Value") {
@@ -270,14 +306,7 @@ pub(super) fn write_config_usage(
     type_node: &dyn Fn(&str) -> Option<NodeId>,
     method_node: &dyn Fn(&MethodKey) -> Option<NodeId>,
 ) -> Result<(), IndexError> {
-    let mut u = Usages {
-        keys,
-        module: keys.module_of(&file.path),
-        test: file.path.contains("src/test/"),
-        edges: BTreeMap::new(),
-        unmatched: 0,
-        first_missing: None,
-    };
+    let mut u = Usages::new(keys, &file.path);
     for t in &file.types {
         if let Some(node) = type_node(&t.fqn) {
             let line = t.line_start as u32;
@@ -301,25 +330,64 @@ pub(super) fn write_config_usage(
             }
         }
     }
-    for ((from, to), (line, via)) in &u.edges {
-        let attrs = EdgeAttrs {
-            lines: vec![*line],
-            via: Some((*via).to_string()),
+    u.flush(run, w, &file.path)
+}
+
+/// Spring's property sources, and their lookups whose first argument is the key.
+const ENVIRONMENT_TYPES: &[&str] = &[
+    "Environment",
+    "ConfigurableEnvironment",
+    "StandardEnvironment",
+    "AbstractEnvironment",
+    "PropertyResolver",
+    "ConfigurablePropertyResolver",
+];
+const ENVIRONMENT_METHODS: &[&str] = &["getProperty", "getRequiredProperty", "containsProperty"];
+
+/// Writes the UsesConfig edges of `file`'s `environment.getProperty("key")` calls (a literal
+/// or constant key), from the calling method.
+pub(super) fn write_call_usages(
+    run: &mut ProductRun,
+    w: &mut ProductWriter,
+    keys: &ConfigKeys,
+    data: &DataModel,
+    file: &JavaFile,
+    calls: &[ResolvedCall],
+    methods: &HashMap<MethodKey, NodeId>,
+) -> Result<(), IndexError> {
+    let mut u = Usages::new(keys, &file.path);
+    for call in calls {
+        let Target::External { type_fqn, method } = &call.target else {
+            continue;
         };
-        w.add_edge_with(*from, EdgeKind::UsesConfig, *to, &attrs)?;
+        let owner = type_fqn.rsplit('.').next().unwrap_or(type_fqn);
+        if !ENVIRONMENT_TYPES.contains(&owner) || !ENVIRONMENT_METHODS.contains(&method.as_str()) {
+            continue;
+        }
+        let (Some(&from), Some((t, m))) = (methods.get(&call.caller), caller_decl(file, &call.caller)) else {
+            continue;
+        };
+        let key = m
+            .calls
+            .iter()
+            .find(|c| c.line == call.line && &c.name == method)
+            .and_then(|site| site.arg_texts.first())
+            .and_then(|a| data.string_value(file, t, a));
+        let Some(key) = key else {
+            u.unmatched += 1;
+            continue;
+        };
+        let nodes = keys.lookup(&key, &u.module, u.test);
+        if nodes.is_empty() {
+            u.unmatched += 1;
+        }
+        for n in nodes {
+            u.edges
+                .entry((from, n))
+                .or_insert((call.line as u32, "environment"));
+        }
     }
-    run.stat("config.usages", u.edges.len() as u64);
-    if u.unmatched > 0 {
-        run.stat("config.usages.unmatched", u.unmatched);
-    }
-    if let Some((line, key)) = u.first_missing {
-        run.warn(
-            &file.path,
-            Some(line),
-            format!("config key {key} is read without a default but set in no config file of its module"),
-        );
-    }
-    Ok(())
+    u.flush(run, w, &file.path)
 }
 
 #[cfg(test)]

@@ -669,7 +669,7 @@ impl DataModel {
 
     /// The value of a string expression: literals, text blocks, constants (of `ty`, its
     /// enclosing types, or `Owner.NAME`) and `+` concatenations of those.
-    fn string_value(&self, file: &JavaFile, ty: &TypeDecl, expr: &str) -> Option<String> {
+    pub(super) fn string_value(&self, file: &JavaFile, ty: &TypeDecl, expr: &str) -> Option<String> {
         let mut out = String::new();
         for part in split_concat(expr) {
             let part = part.trim();
@@ -1215,7 +1215,8 @@ pub(super) fn write_call_accesses(
     touches.flush(run, w, &file.path)
 }
 
-fn caller_decl<'f>(file: &'f JavaFile, key: &MethodKey) -> Option<(&'f TypeDecl, &'f MethodDecl)> {
+/// The type and method declarations of `key` in `file`.
+pub(super) fn caller_decl<'f>(file: &'f JavaFile, key: &MethodKey) -> Option<(&'f TypeDecl, &'f MethodDecl)> {
     let t = file.types.iter().find(|t| t.fqn == key.type_fqn)?;
     let m = t
         .methods

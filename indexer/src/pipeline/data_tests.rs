@@ -400,3 +400,58 @@ fn entity_managers_jdbc_queries_and_default_methods_touch_their_tables() {
         vec!["orders".to_string()]
     );
 }
+
+#[test]
+fn config_is_read_by_placeholders_bound_prefixes_and_environment_lookups() {
+    let (_dir, store) = index_sources(&[
+        (
+            "src/main/resources/application.yml",
+            "shop:\n  name: acme\n  mail:\n    from: a@b\n    retries: 3\n  feature:\n    enabled: true\n",
+        ),
+        (
+            "src/main/java/shop/Mailer.java",
+            "package shop;\nimport org.springframework.beans.factory.annotation.Value;\n\
+             import org.springframework.core.env.Environment;\n\
+             public class Mailer {\n\
+               @Value(\"${shop.name}\") private String name;\n\
+               private final Environment env;\n\
+               Mailer(Environment env, @Value(\"${shop.mail.from:x@y}\") String from) { this.env = env; }\n\
+               public int retries() { return env.getProperty(\"shop.mail.retries\", Integer.class, 1); }\n\
+             }\n",
+        ),
+        (
+            "src/main/java/shop/MailProperties.java",
+            "package shop;\nimport org.springframework.boot.context.properties.ConfigurationProperties;\n\
+             @ConfigurationProperties(prefix = \"shop.mail\")\npublic record MailProperties(String from, int retries) {}\n",
+        ),
+    ]);
+    let snap = store.snapshot();
+    let users = |key: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for k in snap.find_by_fqn(key).expect("lookup") {
+            out.extend(neighbour_names(&snap, k, Direction::In, EdgeKind::UsesConfig));
+        }
+        out.sort();
+        out
+    };
+    assert_eq!(
+        users("shop.name"),
+        vec!["shop.Mailer".to_string()],
+        "field injection: the type"
+    );
+    assert_eq!(
+        users("shop.mail.from"),
+        vec![
+            "shop.MailProperties".to_string(),
+            "shop.Mailer.<init>".to_string()
+        ]
+    );
+    assert_eq!(
+        users("shop.mail.retries"),
+        vec![
+            "shop.MailProperties".to_string(),
+            "shop.Mailer.retries".to_string()
+        ]
+    );
+    assert!(users("shop.feature.enabled").is_empty());
+}

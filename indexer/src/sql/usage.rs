@@ -41,15 +41,61 @@ const STATEMENT_STARTS: &[&str] = &[
     "values",
 ];
 
+/// Words of statements that touch no table's rows (DDL, session and transaction control).
+const NO_ROWS_STARTS: &[&str] = &[
+    "create",
+    "drop",
+    "alter",
+    "comment",
+    "set",
+    "reset",
+    "show",
+    "explain",
+    "describe",
+    "use",
+    "lock",
+    "grant",
+    "revoke",
+    "begin",
+    "start",
+    "commit",
+    "rollback",
+    "savepoint",
+    "release",
+    "analyze",
+    "vacuum",
+];
+
+/// The first word of a statement, after leading comments and parentheses.
+fn first_word(sql: &str) -> String {
+    let mut rest = sql;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '(');
+        if let Some(r) = rest.strip_prefix("--") {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    rest.split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
 /// The tables `text` reads and writes.
 pub(crate) fn sql_touches(text: &str) -> SqlTouches {
     let prepared = plain_sql(text);
-    let first = prepared
-        .trim_start_matches(|c: char| c.is_whitespace() || c == '(')
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let first = first_word(&prepared);
+    if NO_ROWS_STARTS.contains(&first.as_str()) {
+        return SqlTouches {
+            tables: Vec::new(),
+            parsed: true,
+            looks_like_sql: true,
+        };
+    }
     if !STATEMENT_STARTS.contains(&first.as_str()) {
         return SqlTouches::default();
     }
@@ -621,6 +667,9 @@ mod tests {
         assert_eq!(t, reads(&["orders"]));
         let none = sql_touches("orders-service");
         assert!(!none.looks_like_sql && none.tables.is_empty());
+        let ddl = sql_touches("/* setup */ CREATE TABLE t (id INT)");
+        assert!(ddl.looks_like_sql && ddl.tables.is_empty(), "DDL touches no rows");
+        assert_eq!(sql_touches("-- by id\nSELECT * FROM t").tables, reads(&["t"]));
     }
 
     #[test]

@@ -324,7 +324,8 @@ fn type_args(written: &str) -> Vec<String> {
     let Some(open) = written.find('<') else {
         return Vec::new();
     };
-    let inner = &written[open + 1..written.rfind('>').unwrap_or(written.len())];
+    let close = written.rfind('>').filter(|&c| c > open).unwrap_or(written.len());
+    let inner = &written[open + 1..close];
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut cur = String::new();
@@ -401,8 +402,15 @@ impl DataModel {
                     .push(t.fqn.clone());
             }
             let entity = annotation(&t.annotations, "Entity");
-            let table = annotation(&t.annotations, "Table");
-            if t.kind == TypeKind::Class && (entity.is_some() || table.is_some()) {
+            // `@Table` maps to SQL for JPA and Spring Data JDBC/R2DBC, not for Cassandra.
+            let cassandra = file
+                .imports
+                .iter()
+                .any(|i| i.path.contains(".cassandra.") && (i.wildcard || simple(&i.path) == "Table"));
+            let table =
+                annotation(&t.annotations, "Table").filter(|a| !cassandra && !a.name.contains(".cassandra."));
+            let mappable = t.kind == TypeKind::Class || (t.kind == TypeKind::Record && entity.is_none());
+            if mappable && (entity.is_some() || table.is_some()) {
                 let name = entity
                     .and_then(|e| arg(e, "name"))
                     .and_then(|v| v.first().cloned())
@@ -1360,6 +1368,29 @@ mod tests {
             data.jpql_entity("Order"),
             None,
             "the entity name replaces the class name"
+        );
+    }
+
+    #[test]
+    fn spring_data_jdbc_records_map_and_cassandra_tables_do_not() {
+        let (data, _) = model(&[
+            (
+                "J.java",
+                "package j; import org.springframework.data.relational.core.mapping.Table;\n\
+                 @Table(\"customers\") record Customer(Long id) {}\n",
+            ),
+            (
+                "C.java",
+                "package c; import org.springframework.data.cassandra.core.mapping.Table;\n\
+                 @Table(\"events\") class Event {}\n",
+            ),
+        ]);
+        assert_eq!(data.table_of("j.Customer").as_deref(), Some("customers"));
+        assert_eq!(data.table_of("c.Event"), None);
+        assert_eq!(
+            type_args("A>B<C"),
+            vec!["C".to_string()],
+            "malformed text never panics"
         );
     }
 

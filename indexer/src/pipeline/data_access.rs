@@ -1115,6 +1115,15 @@ pub(super) fn write_call_accesses(
             .as_deref()
             .and_then(|r| data.repository_entity(r))
         {
+            let site = caller_decl(file, &call.caller).and_then(|(_, m)| {
+                m.calls
+                    .iter()
+                    .find(|c| c.line == call.line && &c.name == method)
+                    .map(|s| (m, s))
+            });
+            if site.is_some_and(|(m, s)| in_mock_setup(m, s)) {
+                continue;
+            }
             if REPOSITORY_WRITES.contains(&method.as_str()) {
                 let remove = method.starts_with("delete");
                 for table in data.cascade_tables(entity, remove) {
@@ -1157,8 +1166,9 @@ pub(super) fn write_call_accesses(
         let Some(site) = m.calls.iter().find(|c| c.line == call.line && &c.name == method) else {
             continue;
         };
-        if site.arg_texts.is_empty() {
-            // `preparedStatement.executeQuery()`: the SQL was given earlier.
+        if site.arg_texts.is_empty() || in_mock_setup(m, site) {
+            // `preparedStatement.executeQuery()`: the SQL was given earlier; a stubbed or
+            // verified call on a mock touches no table.
             continue;
         }
         if let Some(access) = entity_access {
@@ -1221,6 +1231,38 @@ pub(super) fn write_call_accesses(
         }
     }
     touches.flush(run, w, &file.path)
+}
+
+/// Mockito and BDDMockito calls whose receiver chain stubs or verifies a mock
+/// (`verify(repo).save(…)`, `doReturn(x).when(repo).findById(…)`, `then(repo).should()…`).
+const MOCK_RECEIVERS: &[&str] = &[
+    "verify",
+    "when",
+    "should",
+    "shouldHaveNoMoreInteractions",
+    "inOrder",
+];
+
+/// Calls whose argument is a stubbed call (`when(repo.findById(1L))`, `given(…)`).
+const STUBBING_CALLS: &[&str] = &["when", "given"];
+
+/// Whether `site` only stubs or verifies a mock: such a call runs no SQL.
+fn in_mock_setup(m: &MethodDecl, site: &java::CallSite) -> bool {
+    if let Receiver::Call(inner) = &site.receiver {
+        if MOCK_RECEIVERS.contains(&inner.name.as_str()) {
+            return true;
+        }
+    }
+    let called = format!(".{}(", site.name);
+    m.calls.iter().any(|c| {
+        STUBBING_CALLS.contains(&c.name.as_str())
+            && c.line <= site.line
+            && site.line - c.line <= 3
+            && c.arg_texts.first().is_some_and(|a| {
+                let flat: String = a.split_whitespace().collect();
+                flat.contains(&called)
+            })
+    })
 }
 
 /// The type and method declarations of `key` in `file`.

@@ -216,6 +216,15 @@ fn save_on_a_type_that_is_no_repository_touches_no_table() {
                public void remember(Order o) { cache.save(o); cache.findById(1L); }\n\
              }\n",
         ),
+        (
+            "src/test/java/shop/OrderServiceTest.java",
+            "package shop;\nimport static org.mockito.Mockito.*;\n\
+             class OrderServiceTest {\n\
+               OrderRepository orders = mock(OrderRepository.class);\n\
+               void stubs() { when(orders.findById(1L)).thenReturn(null); verify(orders).save(null); doReturn(null).when(orders).count(); }\n\
+               void loads() { orders.findAll(); }\n\
+             }\n",
+        ),
     ]);
     let snap = store.snapshot();
     let orders = node_by_fqn(&snap, "orders", NodeKind::Table).expect("orders");
@@ -238,6 +247,11 @@ fn save_on_a_type_that_is_no_repository_touches_no_table() {
         "an external cache is no repository"
     );
     assert!(touched("shop.Drafts.save").is_empty());
+    assert!(
+        touched("shop.OrderServiceTest.stubs").is_empty(),
+        "stubbing a mock touches no table"
+    );
+    assert_eq!(touched("shop.OrderServiceTest.loads"), vec!["orders".to_string()]);
     // JPQL names the entity `Order`, which maps to `orders`, never to the table `order`.
     assert_eq!(
         touched("shop.OrderRepository.withStatus"),

@@ -12,7 +12,8 @@
 //!   method (`save`, `findById`…) on a receiver typed as a repository of the product, SQL
 //!   handed to `JdbcTemplate`/`NamedParameterJdbcTemplate`/`JdbcClient`/`EntityManager`/a
 //!   Hibernate `Session`, and `SimpleJdbcInsert.execute…`. The edge starts at the calling
-//!   method.
+//!   method. A call that only stubs or verifies a mock (`when(repo.findById(1L))`,
+//!   `verify(repo).save(…)`) runs no SQL and is skipped.
 //! - [`write_mapper_xml`]: MyBatis mapper files, statement id → interface method.
 //!
 //! Rules that keep edges true: a table is named only from a literal, a constant, a

@@ -138,6 +138,9 @@ pub(crate) struct MethodDecl {
     pub(crate) local_inits: Vec<(String, (usize, usize), Expr)>,
     /// `x = value` and `this.x = value` in the body: the assigned name and the value.
     pub(crate) assignments: Vec<(String, Expr)>,
+    /// Locals initialised with string literals joined by `+` and never assigned again:
+    /// name, byte scope and value (SQL is often built this way before it is run).
+    pub(crate) string_locals: Vec<(String, (usize, usize), String)>,
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
@@ -199,7 +202,7 @@ pub(crate) struct CallSite {
     /// The shape of each argument whose type the syntax alone does not tell (a name, a
     /// field access, a call), for typing at resolution time; `Receiver::Other` otherwise.
     pub(crate) arg_exprs: Vec<Receiver>,
-    /// Each argument as written (at most 256 characters): string literals, constants and
+    /// Each argument as written (at most 4096 bytes): string literals, constants and
     /// config-bound fields name topics, URLs and SQL.
     pub(crate) arg_texts: Vec<String>,
     /// Each argument's expression tree, for evaluating URLs and topic names.
@@ -230,6 +233,10 @@ pub(crate) struct ResolvedCall {
     pub(crate) caller: MethodKey,
     pub(crate) line: usize,
     pub(crate) target: Target,
+    /// For an external target reached through a receiver of a product type (a Spring Data
+    /// repository interface inheriting `save` from `CrudRepository`), or through implicit
+    /// `this` in one: that product type. Not computed for methods of JDK types.
+    pub(crate) receiver_type: Option<String>,
 }
 
 /// `List<Map<K, V>>[]` → `List[]`; `a.b.C<T>` → `a.b.C`; varargs `...` → `[]`.

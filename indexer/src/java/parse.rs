@@ -501,10 +501,11 @@ impl<'s> Extractor<'s> {
             };
             let name = self.text(name).to_string();
             if is_constant || interface_constant {
-                if let Some(v) = decl.child_by_field_name("value") {
-                    if v.kind() == "string_literal" {
-                        out.push(Member::Constant(name.clone(), self.string_content(v)));
-                    }
+                if let Some(value) = decl
+                    .child_by_field_name("value")
+                    .and_then(|v| self.constant_value(v, 0))
+                {
+                    out.push(Member::Constant(name.clone(), value));
                 }
             }
             if let Some(v) = decl.child_by_field_name("value") {
@@ -517,6 +518,27 @@ impl<'s> Extractor<'s> {
                 annotations: annotations.clone(),
                 line: line(node),
             }));
+        }
+    }
+
+    /// The value of a constant's initializer when it is string literals joined by `+`
+    /// (`"SELECT … " + "FROM orders"`); `None` for anything else.
+    fn constant_value(&self, node: Node<'_>, depth: usize) -> Option<String> {
+        match node.kind() {
+            "string_literal" => Some(self.string_content(node)),
+            "parenthesized_expression" if depth < MAX_RECEIVER_DEPTH => {
+                self.constant_value(node.named_child(0)?, depth + 1)
+            }
+            "binary_expression" if depth < MAX_RECEIVER_DEPTH => {
+                let op = node.child_by_field_name("operator")?;
+                if self.text(op) != "+" {
+                    return None;
+                }
+                let left = self.constant_value(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.constant_value(node.child_by_field_name("right")?, depth + 1)?;
+                Some(left + &right)
+            }
+            _ => None,
         }
     }
 
@@ -611,6 +633,7 @@ impl<'s> Extractor<'s> {
             strings: Vec::new(),
             local_inits: Vec::new(),
             assignments: Vec::new(),
+            string_locals: Vec::new(),
         };
         for l in inherited_locals {
             m.locals.push(Local {
@@ -686,7 +709,14 @@ impl<'s> Extractor<'s> {
                     descend = false;
                 }
                 "local_variable_declaration" => self.local_decl(node, m, ctx),
-                "assignment_expression" => self.assignment(node, m),
+                "assignment_expression" => {
+                    // A local assigned again has no one value.
+                    if let Some(left) = node.child_by_field_name("left") {
+                        let name = self.text(left);
+                        m.string_locals.retain(|(n, ..)| n != name);
+                    }
+                    self.assignment(node, m);
+                }
                 "lambda_expression" => self.lambda_params(node, m, None),
                 "enhanced_for_statement" => {
                     if let (Some(name), Some(ty)) =
@@ -914,6 +944,10 @@ impl<'s> Extractor<'s> {
                         )
                 })
                 .map(|v| self.receiver(v, m, ctx, MAX_RECEIVER_DEPTH / 2));
+            if let Some(v) = value.and_then(|v| self.constant_value(v, 0)) {
+                m.string_locals
+                    .push((self.text(name).to_string(), (node.start_byte(), scope_end), v));
+            }
             m.locals.push(Local {
                 name: self.text(name).to_string(),
                 ty,
@@ -1090,7 +1124,7 @@ impl<'s> Extractor<'s> {
             }
             let arg = unparen(arg);
             let text = self.text(arg);
-            let mut end = text.len().min(256);
+            let mut end = text.len().min(4096);
             while !text.is_char_boundary(end) {
                 end -= 1;
             }

@@ -127,10 +127,22 @@ pub(crate) fn resolve_calls(file: &JavaFile, table: &SymbolTable) -> Vec<Resolve
                 method: m,
             };
             for site in &m.calls {
+                let target = scope.call(site, 0);
+                // An implicit call (`findById(id)` in a default method) is made on `this`.
+                // Methods of JDK types are left out: they are most calls, and tell nothing.
+                let receiver_type = match (&target, site.kind, &site.receiver) {
+                    (Target::External { type_fqn, .. }, _, _) if type_fqn.starts_with("java.") => None,
+                    (Target::External { .. }, CallKind::Method, Receiver::None) => {
+                        scope.internal_receiver(&Receiver::This, site.byte)
+                    }
+                    (Target::External { .. }, CallKind::Method, r) => scope.internal_receiver(r, site.byte),
+                    _ => None,
+                };
                 out.push(ResolvedCall {
                     caller: caller.clone(),
                     line: site.line,
-                    target: scope.call(site, 0),
+                    target,
+                    receiver_type,
                 });
             }
         }
@@ -282,6 +294,14 @@ impl Scope<'_> {
             };
         }
         unresolved(format!("no method {name} in scope"))
+    }
+
+    /// The product type a receiver expression is an instance of, if it is one.
+    fn internal_receiver(&self, r: &Receiver, byte: usize) -> Option<String> {
+        match self.receiver_type(r, byte, 1) {
+            Ok(Recv::Instance(t)) if t.internal => Some(t.fqn),
+            _ => None,
+        }
     }
 
     /// The type a receiver expression denotes.

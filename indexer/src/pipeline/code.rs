@@ -82,10 +82,12 @@ pub(super) fn index_java(
     file_nodes: &BTreeMap<String, NodeId>,
     service_of: &dyn Fn(&str) -> Option<(NodeId, String)>,
     resolve: &dyn Fn(&str, &str) -> String,
+    config_keys: &super::config_usage::ConfigKeys,
 ) -> Result<CodeNodes, IndexError> {
     let sources: Vec<&SourceFile> = files.iter().filter(|f| f.kind == SourceKind::Java).collect();
     let mut nodes = CodeNodes::default();
     let mut facts: Vec<JavaFile> = Vec::with_capacity(sources.len());
+    let mut data = super::data_access::DataModel::default();
     for chunk in sources.chunks(CHUNK) {
         let parsed: Vec<ParsedSource> = chunk
             .par_iter()
@@ -115,6 +117,7 @@ pub(super) fn index_java(
             }
             let file_node = file_nodes.get(&f.rel).copied();
             write_file(run, w, &mut nodes, f, file_node, &text, &file)?;
+            data.collect(&file);
             facts.push(file);
         }
     }
@@ -125,6 +128,10 @@ pub(super) fn index_java(
         let service = service.as_ref().map(|(id, name)| (*id, name.as_str()));
         let methods = &nodes.methods;
         let method_node = |key: &MethodKey| methods.get(key).copied();
+        let types = &nodes.types;
+        let type_node = |fqn: &str| types.get(fqn).copied();
+        super::data_access::write_declared(run, w, &data, file, &type_node, &method_node)?;
+        super::config_usage::write_config_usage(run, w, config_keys, file, &type_node, &method_node)?;
         super::endpoints::write_endpoints(run, w, file, service, &method_node)?;
         let path = file.path.clone();
         super::endpoints::write_feign_calls(run, w, file, &method_node, &|v| resolve(&path, v))?;
@@ -143,6 +150,8 @@ pub(super) fn index_java(
             .collect(),
         table: &table,
         resolve,
+        data: &data,
+        config_keys,
     };
     write_calls(run, w, &mut nodes, &facts, &table, &producers, &mut topics)?;
     super::boundaries::write_boundaries(
@@ -435,11 +444,14 @@ const PRODUCER_TYPES: &[(&str, &[&str], &str)] = &[
 ];
 
 /// What finding a producer's topic needs: the facts (constants, fields), the symbol table,
-/// and the configuration resolver.
+/// and the configuration resolver; and the data model and config keys, for the calls
+/// that touch tables and read configuration.
 struct Producers<'a> {
     types: HashMap<&'a str, &'a TypeDecl>,
     table: &'a SymbolTable,
     resolve: &'a dyn Fn(&str, &str) -> String,
+    data: &'a super::data_access::DataModel,
+    config_keys: &'a super::config_usage::ConfigKeys,
 }
 
 impl Producers<'_> {
@@ -517,6 +529,16 @@ fn write_calls(
     let resolved: Vec<Vec<java::ResolvedCall>> =
         facts.par_iter().map(|f| java::resolve_calls(f, table)).collect();
     for (file, calls) in facts.iter().zip(resolved) {
+        super::data_access::write_call_accesses(run, w, producers.data, file, &calls, &nodes.methods)?;
+        super::config_usage::write_call_usages(
+            run,
+            w,
+            producers.config_keys,
+            producers.data,
+            file,
+            &calls,
+            &nodes.methods,
+        )?;
         let mut edges: BTreeMap<(NodeId, NodeId), Vec<u32>> = BTreeMap::new();
         let mut unresolved = 0u64;
         let mut first_unresolved: Option<(usize, String)> = None;

@@ -76,7 +76,8 @@ pub(super) fn resolve(value: &str, scope: &[&ParsedConfig], env: &[&ParsedConfig
 }
 
 /// Writes one file's keys under its file node; `scope` is every config file of the same
-/// module and `env` the repository's `.env` files, for resolving placeholders.
+/// module and `env` the repository's `.env` files, for resolving placeholders. Returns the
+/// key nodes written.
 pub(super) fn write_config(
     run: &mut ProductRun,
     w: &mut ProductWriter,
@@ -84,7 +85,8 @@ pub(super) fn write_config(
     config: &ParsedConfig,
     scope: &[&ParsedConfig],
     env: &[&ParsedConfig],
-) -> Result<(), IndexError> {
+) -> Result<Vec<(String, NodeId)>, IndexError> {
+    let mut written = Vec::with_capacity(config.parsed.entries.len());
     for entry in &config.parsed.entries {
         let mut node = NewNode::new(NodeKind::ConfigKey, &entry.key).fqn(&entry.key).at(
             &config.file.rel,
@@ -95,6 +97,7 @@ pub(super) fn write_config(
             node = node.attr("profile", profile);
         }
         let key = run.add(w, node)?;
+        written.push((entry.key.clone(), key));
         w.add_edge(file, EdgeKind::Contains, key)?;
         let mut content = entry.value.clone();
         if entry.value.contains("${") {
@@ -110,7 +113,7 @@ pub(super) fn write_config(
         w.set_content(key, ContentKind::ConfigValue, &content)?;
         run.stat("config.keys", 1);
     }
-    Ok(())
+    Ok(written)
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 mod boundaries;
 mod code;
 mod config;
+mod config_usage;
+mod data_access;
 mod docs;
 mod endpoints;
 mod entry_points;
@@ -223,6 +225,8 @@ struct ProductRun {
     services: Vec<String>,
     /// Every product of the company (mentions of product names).
     product_names: Vec<String>,
+    /// The tables this product's schemas define, by normalised name.
+    tables: BTreeMap<String, NodeId>,
 }
 
 impl ProductRun {
@@ -344,7 +348,8 @@ impl ProductRun {
             file_nodes.insert(f.rel.clone(), file);
         }
 
-        schema::index_schema(self, w, files, &file_nodes)?;
+        let tables = schema::index_schema(self, w, files, &file_nodes)?;
+        self.tables.extend(tables);
         let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
         let env: Vec<&config::ParsedConfig> = configs
             .iter()
@@ -361,7 +366,14 @@ impl ProductRun {
                 .collect();
             config::resolve(value, &scope, &env)
         };
-        code::index_java(self, w, files, &file_nodes, &service_of, &resolve)?;
+        // Config keys before Java, so code can point at them.
+        let mut config_keys = config_usage::ConfigKeys::new(
+            modules
+                .iter()
+                .filter(|m| m.deployable)
+                .map(|m| m.dir.clone())
+                .collect(),
+        );
         for c in &configs {
             let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
             let scope: Vec<&config::ParsedConfig> = configs
@@ -369,10 +381,13 @@ impl ProductRun {
                 .filter(|o| module_of(&modules, &o.file.rel).map(|m| m.dir.clone()) == module)
                 .collect();
             if let Some(&file) = file_nodes.get(&c.file.rel) {
-                config::write_config(self, w, file, c, &scope, &env)?;
+                let written = config::write_config(self, w, file, c, &scope, &env)?;
+                config_keys.add(&c.file.rel, c.parsed.kind, module.unwrap_or_default(), written);
             }
             progress.file_done(c.file.size);
         }
+        let nodes = code::index_java(self, w, files, &file_nodes, &service_of, &resolve, &config_keys)?;
+        data_access::write_mapper_xml(self, w, files, &nodes.methods)?;
         for f in files.iter().filter(|f| f.kind != SourceKind::Config) {
             progress.file_done(f.size);
         }
@@ -382,5 +397,7 @@ impl ProductRun {
 
 #[cfg(test)]
 mod http_tests;
+#[cfg(test)]
+mod data_tests;
 #[cfg(test)]
 mod tests;

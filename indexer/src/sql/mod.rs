@@ -16,17 +16,21 @@
 use rayon::prelude::*;
 
 mod ddl;
+mod mybatis;
 mod objects;
 mod scan;
 mod schema;
 mod split;
 #[cfg(test)]
 mod tests;
+mod usage;
 
 // The product pipeline is the caller of these; until it is wired, only the tests use them.
+pub(crate) use mybatis::parse_mapper;
 #[allow(unused_imports)]
 pub(crate) use schema::{flyway_order, Schema};
 pub(crate) use split::{split_statements, Statement};
+pub(crate) use usage::{jpql_touches, spring_table_name, sql_touches};
 
 /// The SQL dialect a file is written in; it selects lexical rules and sqlparser's dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use semgraph_indexer::{index_product, Company, IndexError, ProductReport, Progress};
@@ -59,14 +60,23 @@ pub fn company_for(request: &IndexRequest) -> Result<Company, IndexError> {
     Ok(company)
 }
 
-struct Bar(ProgressBar);
+/// A progress bar of bytes, with the files done in its message.
+struct Bar {
+    bar: ProgressBar,
+    files: AtomicU64,
+    planned: AtomicU64,
+}
 
 impl Progress for Bar {
-    fn planned(&self, _files: u64, bytes: u64) {
-        self.0.set_length(bytes);
+    fn planned(&self, files: u64, bytes: u64) {
+        self.planned.store(files, Ordering::Relaxed);
+        self.bar.set_length(bytes);
     }
     fn file_done(&self, bytes: u64) {
-        self.0.inc(bytes);
+        let done = self.files.fetch_add(1, Ordering::Relaxed) + 1;
+        self.bar.inc(bytes);
+        self.bar
+            .set_message(format!("{done}/{} files", self.planned.load(Ordering::Relaxed)));
     }
 }
 
@@ -78,16 +88,23 @@ pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<Produc
         let bar = if progress {
             let bar = ProgressBar::new(0);
             bar.set_style(
-                ProgressStyle::with_template("{prefix:>14} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(
+                    "{prefix:>14} [{bar:30}] {msg} {bytes}/{total_bytes} {bytes_per_sec}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
             );
             bar.set_prefix(product.name.clone());
             bar
         } else {
             ProgressBar::hidden()
         };
-        let report = index_product(&store, company, product, &Bar(bar.clone()))?;
+        let progress = Bar {
+            bar: bar.clone(),
+            files: AtomicU64::new(0),
+            planned: AtomicU64::new(0),
+        };
+        let report = index_product(&store, company, product, &progress)?;
         bar.finish_and_clear();
         reports.push(report);
     }
@@ -100,23 +117,44 @@ pub fn render_summary(reports: &[ProductReport]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| product | files | MB | nodes | edges | links | warnings | seconds |"
+        "| product | files | MB | types | methods | endpoints | boundaries | tables touched | calls resolved | warnings | seconds |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for r in reports {
+        let node = |k: &str| r.nodes.get(k).copied().unwrap_or(0);
+        let stat = |k: &str| r.stats.get(k).copied().unwrap_or(0);
+        // Resolved: to a method of the company or to a known library type.
+        let resolved = stat("calls.resolved") + stat("calls.external");
+        let unresolved = stat("calls.unresolved");
+        let ratio = if resolved + unresolved == 0 {
+            "-".to_string()
+        } else {
+            format!(
+                "{:.1}% ({resolved}/{})",
+                100.0 * resolved as f64 / (resolved + unresolved) as f64,
+                resolved + unresolved
+            )
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {:.2} | {} | {} | {} | {} | {:.2} |",
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {ratio} | {} | {:.2} |",
             r.product,
             r.files.values().sum::<u64>(),
             r.bytes as f64 / 1e6,
-            r.commit.nodes,
-            r.commit.edges,
-            r.commit.links,
+            node("type"),
+            node("method"),
+            node("endpoint") + node("entry-point"),
+            node("http-call") + stat("producers") + node("topic"),
+            stat("tables.reads") + stat("tables.writes"),
             r.warnings.len(),
             r.elapsed.as_secs_f64()
         );
     }
+    let _ = writeln!(
+        out,
+        "\nendpoints include non-HTTP entry points; boundaries are outbound HTTP calls, producer calls and topics; \
+         tables touched counts code→table edges (JPA, repositories, SQL strings, MyBatis)."
+    );
     for r in reports {
         if r.warnings.is_empty() {
             continue;

@@ -396,8 +396,8 @@ impl ProductRun {
 }
 
 #[cfg(test)]
-mod http_tests;
-#[cfg(test)]
 mod data_tests;
+#[cfg(test)]
+mod http_tests;
 #[cfg(test)]
 mod tests;

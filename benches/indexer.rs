@@ -210,7 +210,11 @@ fn postgres_ddl(table: &mut u64) -> String {
              amount        NUMERIC(12,2) NOT NULL DEFAULT 0{},\n    \
              status        VARCHAR(16)   NOT NULL DEFAULT 'NEW', -- NEW, ACTIVE or CLOSED\n",
             t % 97,
-            if t % 5 == 0 { " CHECK (amount >= 0)" } else { "" },
+            if t.is_multiple_of(5) {
+                " CHECK (amount >= 0)"
+            } else {
+                ""
+            },
         );
         for (name, pg, _) in EXTRA_COLUMNS.iter().take((t % 9) as usize) {
             let _ = writeln!(sql, "    {name:<13} {pg},");
@@ -225,13 +229,13 @@ fn postgres_ddl(table: &mut u64) -> String {
              CREATE INDEX ix_t{t}_parent ON app.t{t} (parent_id);\n\
              CREATE INDEX ix_t{t}_status ON app.t{t} USING btree (status, created_at DESC);\n\
              ALTER TABLE ONLY app.t{t}\n    ADD CONSTRAINT fk_t{t}_tenant FOREIGN KEY (tenant_id) REFERENCES app.tenants (id);\n\n",
-            if t % 7 == 0 { " NOT NULL DEFAULT '{}'::jsonb" } else { "" },
+            if t.is_multiple_of(7) { " NOT NULL DEFAULT '{}'::jsonb" } else { "" },
             t % 97,
         );
-        if t % 8 == 0 {
-            let _ = write!(
+        if t.is_multiple_of(8) {
+            let _ = writeln!(
                 sql,
-                "INSERT INTO app.t{t} (tenant_id, code, name, amount, status) VALUES\n"
+                "INSERT INTO app.t{t} (tenant_id, code, name, amount, status) VALUES"
             );
             for r in 0..6 {
                 let sep = if r == 5 { ";\n\n" } else { ",\n" };
@@ -276,7 +280,7 @@ fn mysql_ddl(table: &mut u64) -> String {
     while sql.len() < 1 << 20 {
         let t = *table;
         let p = t.max(1) - 1;
-        let status = if t % 3 == 0 {
+        let status = if t.is_multiple_of(3) {
             "enum('NEW','ACTIVE','CLOSED') NOT NULL DEFAULT 'NEW'"
         } else {
             "varchar(16) NOT NULL DEFAULT 'NEW'"

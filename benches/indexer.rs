@@ -4,7 +4,11 @@
 //! The corpora are generated into a temporary folder, deterministically:
 //! - Java: the fixture company's Java sources copied N times, each copy with its own
 //!   packages (`com.acme.` → `com.acmeN.`), so fqns stay distinct, in one product;
-//! - DDL: PostgreSQL Flyway migrations of tables, indexes, foreign keys and views;
+//! - DDL (`--ddl-corpus mixed`, the default): PostgreSQL Flyway migrations, `mysqldump`
+//!   files with their rows and H2 scripts — commented tables, keys, indexes, foreign keys,
+//!   views, a few routines and triggers, seed `INSERT`s, and some statements (`CHECK`,
+//!   casts, `enum`) only sqlparser reads; `--ddl-corpus dense` is the older PostgreSQL-only
+//!   corpus without comments or data, `dense,mixed` runs both;
 //! - Jira: one search-API export of generated issues.
 //!
 //! Run (release):
@@ -12,6 +16,7 @@
 //! ```text
 //! cargo bench --bench indexer
 //! cargo bench --bench indexer -- --java-lines 1000000 --ddl-mb 20 --jira-issues 50000
+//! cargo bench --bench indexer -- --java-lines "" --ddl-mb 20 --ddl-corpus dense,mixed --jira-issues 0
 //! ```
 
 mod support;
@@ -26,6 +31,7 @@ use semgraph_storage::Store;
 struct Args {
     java_lines: Vec<u64>,
     ddl_mb: u64,
+    ddl_corpus: String,
     jira_issues: u64,
 }
 
@@ -34,6 +40,7 @@ fn parse_args() -> Args {
     Args {
         java_lines: java.split(',').filter_map(|v| v.parse().ok()).collect(),
         ddl_mb: support::arg("--ddl-mb", 20),
+        ddl_corpus: support::arg("--ddl-corpus", "mixed".to_string()),
         jira_issues: support::arg("--jira-issues", 50_000),
     }
 }
@@ -123,39 +130,274 @@ fn bench_java(dir: &Path, store: &Store, lines_wanted: u64) {
     );
 }
 
-fn bench_ddl(dir: &Path, store: &Store, mb: u64) {
-    let repo = dir.join("ddl");
-    let mut total = 0usize;
-    let mut file = 1;
-    let mut table = 0;
-    while total < (mb as usize) << 20 {
-        let mut sql = String::new();
-        while sql.len() < 1 << 20 {
+/// The old DDL corpus, kept for comparison (`--ddl-corpus dense`): PostgreSQL only, no
+/// comments, no data, five columns a table — about 42 bytes of SQL per graph node, denser
+/// than any real schema.
+fn dense_ddl(table: &mut u64) -> String {
+    let mut sql = String::new();
+    while sql.len() < 1 << 20 {
+        let t = *table;
+        let _ = writeln!(
+            sql,
+            "-- table {t}\nCREATE TABLE t{t} (\n  id BIGSERIAL PRIMARY KEY,\n  name VARCHAR(200) NOT NULL,\n  \
+             amount NUMERIC(12,2) DEFAULT 0,\n  parent_id BIGINT REFERENCES t{} (id),\n  created_at TIMESTAMP NOT NULL DEFAULT now()\n);\n\
+             CREATE INDEX ix_t{t}_name ON t{t} (name);\n\
+             ALTER TABLE t{t} ADD CONSTRAINT uq_t{t} UNIQUE (name, parent_id);",
+            t.max(1) - 1
+        );
+        if t % 10 == 9 {
             let _ = writeln!(
                 sql,
-                "-- table {table}\nCREATE TABLE t{table} (\n  id BIGSERIAL PRIMARY KEY,\n  name VARCHAR(200) NOT NULL,\n  \
-                 amount NUMERIC(12,2) DEFAULT 0,\n  parent_id BIGINT REFERENCES t{} (id),\n  created_at TIMESTAMP NOT NULL DEFAULT now()\n);\n\
-                 CREATE INDEX ix_t{table}_name ON t{table} (name);\n\
-                 ALTER TABLE t{table} ADD CONSTRAINT uq_t{table} UNIQUE (name, parent_id);",
-                table.max(1) - 1
+                "CREATE VIEW v{t} AS SELECT a.id, b.name FROM t{t} a JOIN t{} b ON b.id = a.parent_id;",
+                t - 1
             );
-            if table % 10 == 9 {
-                let _ = writeln!(
+        }
+        *table += 1;
+    }
+    sql
+}
+
+/// Extra columns a generated table may have, as (name, PostgreSQL type, MySQL type).
+const EXTRA_COLUMNS: &[(&str, &str, &str)] = &[
+    ("description", "TEXT", "text"),
+    (
+        "quantity",
+        "INTEGER NOT NULL DEFAULT 1",
+        "int NOT NULL DEFAULT '1'",
+    ),
+    (
+        "currency",
+        "CHAR(3) NOT NULL DEFAULT 'EUR'",
+        "char(3) NOT NULL DEFAULT 'EUR'",
+    ),
+    ("external_ref", "VARCHAR(128)", "varchar(128) DEFAULT NULL"),
+    (
+        "is_active",
+        "BOOLEAN NOT NULL DEFAULT TRUE",
+        "tinyint(1) NOT NULL DEFAULT '1'",
+    ),
+    ("valid_from", "DATE", "date DEFAULT NULL"),
+    ("owner_email", "VARCHAR(320)", "varchar(320) DEFAULT NULL"),
+    (
+        "version",
+        "BIGINT NOT NULL DEFAULT 0",
+        "bigint NOT NULL DEFAULT '0'",
+    ),
+];
+
+/// One PostgreSQL Flyway migration of about 1 MB: commented tables of 6–14 columns, a
+/// `CHECK` or a cast now and then (those go to sqlparser), indexes, foreign keys added by
+/// `ALTER TABLE`, `COMMENT ON`, a view every tenth table, an audit function and trigger
+/// every 25th, and seed rows for every eighth.
+fn postgres_ddl(table: &mut u64) -> String {
+    let mut sql = String::from(
+        "-- Generated migration: checkout domain tables.\n-- Owner: platform team. Do not edit applied migrations.\n\nSET search_path = app, public;\n\n",
+    );
+    while sql.len() < 1 << 20 {
+        let t = *table;
+        let p = t.max(1) - 1;
+        let _ = write!(
+            sql,
+            "-- ------------------------------------------------------------------\n\
+             -- t{t}: line items of flow {} (tenant-scoped)\n\
+             -- ------------------------------------------------------------------\n\
+             CREATE TABLE IF NOT EXISTS app.t{t} (\n    \
+             id            BIGSERIAL     PRIMARY KEY,\n    \
+             tenant_id     BIGINT        NOT NULL,\n    \
+             parent_id     BIGINT        REFERENCES app.t{p} (id) ON DELETE CASCADE,\n    \
+             code          VARCHAR(64)   NOT NULL,\n    \
+             name          VARCHAR(200)  NOT NULL,\n    \
+             amount        NUMERIC(12,2) NOT NULL DEFAULT 0{},\n    \
+             status        VARCHAR(16)   NOT NULL DEFAULT 'NEW', -- NEW, ACTIVE or CLOSED\n",
+            t % 97,
+            if t.is_multiple_of(5) {
+                " CHECK (amount >= 0)"
+            } else {
+                ""
+            },
+        );
+        for (name, pg, _) in EXTRA_COLUMNS.iter().take((t % 9) as usize) {
+            let _ = writeln!(sql, "    {name:<13} {pg},");
+        }
+        let _ = write!(
+            sql,
+            "    attributes    JSONB{},\n    \
+             created_at    TIMESTAMPTZ   NOT NULL DEFAULT now(),\n    \
+             updated_at    TIMESTAMPTZ,\n    \
+             CONSTRAINT uq_t{t}_code UNIQUE (tenant_id, code)\n);\n\
+             COMMENT ON TABLE app.t{t} IS 'Line items of flow {}; one row per priced item.';\n\
+             CREATE INDEX ix_t{t}_parent ON app.t{t} (parent_id);\n\
+             CREATE INDEX ix_t{t}_status ON app.t{t} USING btree (status, created_at DESC);\n\
+             ALTER TABLE ONLY app.t{t}\n    ADD CONSTRAINT fk_t{t}_tenant FOREIGN KEY (tenant_id) REFERENCES app.tenants (id);\n\n",
+            if t.is_multiple_of(7) { " NOT NULL DEFAULT '{}'::jsonb" } else { "" },
+            t % 97,
+        );
+        if t.is_multiple_of(8) {
+            let _ = writeln!(
+                sql,
+                "INSERT INTO app.t{t} (tenant_id, code, name, amount, status) VALUES"
+            );
+            for r in 0..6 {
+                let sep = if r == 5 { ";\n\n" } else { ",\n" };
+                let _ = write!(
                     sql,
-                    "CREATE VIEW v{table} AS SELECT a.id, b.name FROM t{table} a JOIN t{} b ON b.id = a.parent_id;",
-                    table - 1
+                    "    (1, 'code-{r}', 'Seed item {r} of t{t}', {r}.50, 'ACTIVE'){sep}"
                 );
             }
-            table += 1;
         }
+        if t % 10 == 9 {
+            let _ = write!(
+                sql,
+                "CREATE OR REPLACE VIEW app.v{t} AS\n    SELECT a.id, a.code, b.name AS parent_name, a.amount\n    \
+                 FROM app.t{t} a\n    JOIN app.t{p} b ON b.id = a.parent_id\n    WHERE a.status <> 'CLOSED';\n\n"
+            );
+        }
+        if t % 25 == 24 {
+            let _ = write!(
+                sql,
+                "CREATE OR REPLACE FUNCTION app.audit_t{t}() RETURNS trigger AS $$\nBEGIN\n    \
+                 INSERT INTO app.audit_log (table_name, row_id, changed_at) VALUES ('t{t}', NEW.id, now());\n    \
+                 UPDATE app.t{p} SET updated_at = now() WHERE id = NEW.parent_id;\n    RETURN NEW;\nEND;\n$$ LANGUAGE plpgsql;\n\n\
+                 CREATE TRIGGER trg_t{t}_audit AFTER INSERT OR UPDATE ON app.t{t}\n    \
+                 FOR EACH ROW EXECUTE FUNCTION app.audit_t{t}();\n\n"
+            );
+        }
+        *table += 1;
+    }
+    sql
+}
+
+/// One `mysqldump` file of about 1 MB: backticks, inline keys, `ENGINE=` options, an `enum`
+/// column in every third table (sqlparser's), the dump's version comments, and each table's
+/// rows as one multi-row `INSERT` between `LOCK TABLES` and `UNLOCK TABLES`.
+fn mysql_ddl(table: &mut u64) -> String {
+    let mut sql = String::from(
+        "-- MySQL dump 10.13  Distrib 8.0.36, for Linux (x86_64)\n--\n-- Host: localhost    Database: shop\n\
+         -- ------------------------------------------------------\n\
+         /*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n/*!50503 SET NAMES utf8mb4 */;\n\
+         /*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;\n\n",
+    );
+    while sql.len() < 1 << 20 {
+        let t = *table;
+        let p = t.max(1) - 1;
+        let status = if t.is_multiple_of(3) {
+            "enum('NEW','ACTIVE','CLOSED') NOT NULL DEFAULT 'NEW'"
+        } else {
+            "varchar(16) NOT NULL DEFAULT 'NEW'"
+        };
+        let _ = write!(
+            sql,
+            "--\n-- Table structure for table `t{t}`\n--\n\n\
+             DROP TABLE IF EXISTS `t{t}`;\n\
+             /*!40101 SET @saved_cs_client     = @@character_set_client */;\n\
+             /*!50503 SET character_set_client = utf8mb4 */;\n\
+             CREATE TABLE `t{t}` (\n  \
+             `id` bigint NOT NULL AUTO_INCREMENT,\n  \
+             `parent_id` bigint DEFAULT NULL,\n  \
+             `code` varchar(64) NOT NULL,\n  \
+             `name` varchar(200) NOT NULL,\n  \
+             `amount` decimal(12,2) NOT NULL DEFAULT '0.00',\n  \
+             `status` {status},\n"
+        );
+        for (name, _, my) in EXTRA_COLUMNS.iter().take((t % 9) as usize) {
+            let _ = writeln!(sql, "  `{name}` {my},");
+        }
+        let _ = write!(
+            sql,
+            "  `created_at` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),\n  \
+             PRIMARY KEY (`id`),\n  \
+             UNIQUE KEY `uq_t{t}_code` (`code`),\n  \
+             KEY `ix_t{t}_parent` (`parent_id`),\n  \
+             CONSTRAINT `fk_t{t}_parent` FOREIGN KEY (`parent_id`) REFERENCES `t{p}` (`id`)\n\
+             ) ENGINE=InnoDB AUTO_INCREMENT=7 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci;\n\
+             /*!40101 SET character_set_client = @saved_cs_client */;\n\n\
+             --\n-- Dumping data for table `t{t}`\n--\n\n\
+             LOCK TABLES `t{t}` WRITE;\n/*!40000 ALTER TABLE `t{t}` DISABLE KEYS */;\nINSERT INTO `t{t}` VALUES "
+        );
+        for r in 0..4 {
+            let sep = if r == 3 { ";\n" } else { "," };
+            let extra = ",NULL".repeat((t % 9) as usize);
+            let _ = write!(
+                sql,
+                "({r},NULL,'code-{r}','Item {r}',{r}.50,'NEW'{extra},'2026-01-0{} 10:00:00.000000'){sep}",
+                r + 1
+            );
+        }
+        let _ = write!(
+            sql,
+            "/*!40000 ALTER TABLE `t{t}` ENABLE KEYS */;\nUNLOCK TABLES;\n\n"
+        );
+        *table += 1;
+    }
+    sql
+}
+
+/// One H2 init script of about 1 MB, the way Spring Boot tests and small services ship them.
+fn h2_ddl(table: &mut u64) -> String {
+    let mut sql = String::from("-- H2 schema for local runs and integration tests.\n\n");
+    while sql.len() < 1 << 20 {
+        let t = *table;
+        let p = t.max(1) - 1;
+        let _ = write!(
+            sql,
+            "CREATE TABLE IF NOT EXISTS t{t} (\n    \
+             id         BIGINT AUTO_INCREMENT PRIMARY KEY,\n    \
+             parent_id  BIGINT,\n    \
+             code       VARCHAR(64)  NOT NULL,\n    \
+             name       VARCHAR(200) NOT NULL,\n    \
+             amount     DECIMAL(12,2) DEFAULT 0 NOT NULL,\n    \
+             created_at TIMESTAMP    DEFAULT CURRENT_TIMESTAMP NOT NULL,\n    \
+             CONSTRAINT fk_t{t}_parent FOREIGN KEY (parent_id) REFERENCES t{p} (id)\n);\n\
+             CREATE UNIQUE INDEX IF NOT EXISTS ux_t{t}_code ON t{t} (code);\n\
+             INSERT INTO t{t} (code, name, amount) VALUES ('a', 'Alpha', 1.00), ('b', 'Beta', 2.00);\n\n"
+        );
+        *table += 1;
+    }
+    sql
+}
+
+/// Writes the DDL corpus: `dense` is the old PostgreSQL-only one; `mixed` (the default) is,
+/// by files of about 1 MB, half PostgreSQL Flyway migrations, 35% MySQL dumps with their
+/// rows and 15% H2 scripts. Returns (bytes, bytes of INSERT statements, tables).
+fn write_ddl(repo: &Path, mb: u64, corpus: &str) -> (usize, usize, u64) {
+    let (mut total, mut inserts, mut table) = (0usize, 0usize, 0u64);
+    let mut file = 1;
+    while total < (mb as usize) << 20 {
+        let (rel, sql) = match (corpus, file % 20) {
+            ("dense", _) => (format!("db/migration/V{file}__tables.sql"), dense_ddl(&mut table)),
+            (_, 0..=9) => (
+                format!("db/migration/V{file}__checkout.sql"),
+                postgres_ddl(&mut table),
+            ),
+            (_, 10..=16) => (format!("db/dump/shop-{file}-mysql.sql"), mysql_ddl(&mut table)),
+            _ => (
+                format!("src/main/resources/schema-{file}-h2.sql"),
+                h2_ddl(&mut table),
+            ),
+        };
         total += sql.len();
-        write(&repo.join(format!("db/migration/V{file}__tables.sql")), &sql);
+        inserts += sql
+            .split(";\n")
+            .filter(|s| s.trim_start().starts_with("INSERT"))
+            .map(|s| s.len() + 2)
+            .sum::<usize>();
+        write(&repo.join(rel), &sql);
         file += 1;
     }
-    let (secs, report) = run(store, product("ddl", vec![repo], Vec::new()));
+    (total, inserts, table)
+}
+
+fn bench_ddl(dir: &Path, store: &Store, mb: u64, corpus: &str) {
+    let repo = dir.join(format!("ddl-{corpus}"));
+    let (total, inserts, tables) = write_ddl(&repo, mb, corpus);
+    let (secs, report) = run(store, product(&format!("ddl-{corpus}"), vec![repo], Vec::new()));
     println!(
-        "ddl: {:.1} MB, {table} tables in {secs:.2} s = {:.2} MB/s; {} warnings; peak RSS {:.0} MB",
+        "ddl ({corpus}): {:.1} MB ({:.0}% INSERT rows), {tables} tables, {} nodes ({:.0} bytes/node) in {secs:.2} s \
+         = {:.2} MB/s; {} warnings; peak RSS {:.0} MB",
         total as f64 / 1e6,
+        inserts as f64 * 100.0 / total as f64,
+        report.commit.nodes,
+        total as f64 / report.commit.nodes.max(1) as f64,
         total as f64 / 1e6 / secs,
         report.warnings.len(),
         support::peak_rss_mb()
@@ -204,6 +446,8 @@ fn main() {
     for &lines in &args.java_lines {
         bench_java(dir.path(), &store, lines);
     }
-    bench_ddl(dir.path(), &store, args.ddl_mb);
+    for corpus in args.ddl_corpus.split(',') {
+        bench_ddl(dir.path(), &store, args.ddl_mb, corpus);
+    }
     bench_jira(dir.path(), &store, args.jira_issues);
 }

@@ -6,17 +6,19 @@
 //! does not define (a foreign key into another product's schema) is a link reference by
 //! the normalised table name, resolved against every product's tables at commit.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+
+use rayon::prelude::*;
 
 use semgraph_storage::{
-    ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeId, NodeKind, ProductWriter,
+    ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeId, NodeKind, ProductWriter, Warning,
 };
 
 use super::ProductRun;
 use crate::error::IndexError;
 use crate::keys;
 use crate::sql::{
-    self, Access, IndexMethod, RoutineKind, Schema, SchemaStatement, TriggerEvent, TriggerTiming,
+    self, Access, IndexMethod, RoutineKind, Schema, SchemaFile, SchemaStatement, TriggerEvent, TriggerTiming,
 };
 use crate::walk::{self, SourceFile, SourceKind};
 
@@ -38,17 +40,28 @@ pub(super) fn index_schema(
         .filter(|f| f.kind == SourceKind::Sql && !f.rel.contains("src/test/"))
         .collect();
     let order = sql::flyway_order(&scripts.iter().map(|f| f.rel.clone()).collect::<Vec<_>>());
+    let by_rel: HashMap<&str, &SourceFile> = scripts.iter().map(|f| (f.rel.as_str(), *f)).collect();
+    // Files are read and parsed in parallel (each also parses its statements in parallel);
+    // only applying them to the schema needs Flyway order.
+    let parsed: Vec<(&SourceFile, Vec<Warning>, Option<SchemaFile>)> = order
+        .par_iter()
+        .filter_map(|rel| by_rel.get(rel.as_str()).copied())
+        .map(|file| {
+            let mut warnings = Vec::new();
+            let parsed = walk::read_source(file, &mut warnings).map(|text| {
+                let dialect = sql::detect_dialect(&file.rel, &text);
+                sql::parse_schema_file(&file.rel, &text, dialect)
+            });
+            (file, warnings, parsed)
+        })
+        .collect();
     let mut schema = Schema::default();
-    let mut placed: BTreeMap<String, Placed> = BTreeMap::new();
-    for rel in &order {
-        let Some(file) = scripts.iter().find(|f| &f.rel == rel) else {
+    let mut placed: HashMap<String, Placed> = HashMap::new();
+    for (file, mut warnings, parsed) in parsed {
+        run.warnings.append(&mut warnings);
+        let Some(parsed) = parsed else {
             continue;
         };
-        let Some(text) = walk::read_source(file, &mut run.warnings) else {
-            continue;
-        };
-        let dialect = sql::detect_dialect(&file.rel, &text);
-        let parsed = sql::parse_schema_file(&file.rel, &text, dialect);
         for warning in &parsed.warnings {
             run.warn(&file.rel, Some(warning.line), warning.message.clone());
         }
@@ -69,8 +82,8 @@ pub(super) fn index_schema(
                 );
             }
         }
-        schema.apply(&parsed);
         run.stat("sql.statements", parsed.statements.len() as u64);
+        schema.absorb(parsed);
     }
 
     let mut tables: BTreeMap<String, NodeId> = BTreeMap::new();
@@ -82,10 +95,12 @@ pub(super) fn index_schema(
         Ok(())
     };
 
+    let mut table_ids = Vec::new();
     for table in schema.tables() {
         let key = keys::table_name(&table.name);
+        let file = placed.get(&key).map(|p| p.file.as_str());
         let mut node = NewNode::new(NodeKind::Table, &table.name).fqn(&key);
-        if let Some(file) = file_of(&table.name) {
+        if let Some(file) = file {
             node = node.at(file, table.line, table.line);
         }
         if let Some(s) = &table.schema {
@@ -106,7 +121,9 @@ pub(super) fn index_schema(
         let id = run.add(w, node)?;
         w.set_content(id, ContentKind::Sql, &table.ddl)?;
         w.add_anchor(id, &keys::table(&table.name))?;
-        contain(w, &table.name, id)?;
+        if let Some(&file_node) = file.and_then(|f| file_nodes.get(f)) {
+            w.add_edge(file_node, EdgeKind::Contains, id)?;
+        }
         for (i, column) in table.columns.iter().enumerate() {
             let mut c = NewNode::new(NodeKind::Column, &column.name)
                 .fqn(format!("{key}.{}", column.name.to_lowercase()))
@@ -126,18 +143,18 @@ pub(super) fn index_schema(
             {
                 c = c.attr("primary-key", "yes");
             }
-            if let Some(file) = file_of(&table.name) {
+            if let Some(file) = file {
                 c = c.at(file, column.line, column.line);
             }
             let col = run.add(w, c)?;
             w.add_edge(id, EdgeKind::Contains, col)?;
         }
         tables.insert(key, id);
+        table_ids.push(id);
     }
 
     // Foreign keys, partitions and inheritance, once every table has its node.
-    for table in schema.tables() {
-        let from = tables[&keys::table_name(&table.name)];
+    for (table, &from) in schema.tables().into_iter().zip(&table_ids) {
         for fk in &table.foreign_keys {
             let via = format!(
                 "foreign-key {}({}) -> {}({})",

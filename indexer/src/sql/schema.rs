@@ -92,15 +92,45 @@ impl Schema {
         }
     }
 
+    /// Applies every statement of `file`, in order, keeping its facts without copying them.
+    pub(crate) fn absorb(&mut self, file: SchemaFile) {
+        for statement in file.statements {
+            self.apply_owned(statement);
+        }
+    }
+
     /// Applies one statement. Changes to objects that do not exist are ignored, as a
     /// database would reject them.
     pub(crate) fn apply_statement(&mut self, statement: &SchemaStatement) {
         match statement {
-            SchemaStatement::CreateTable(table) => self.create_table(table.clone()),
-            SchemaStatement::CreateIndex(index) => self.add_index(index.clone()),
-            SchemaStatement::CreateView(view) => self.views.insert(&view.name, view.clone()),
-            SchemaStatement::CreateTrigger(trigger) => self.triggers.insert(&trigger.name, trigger.clone()),
-            SchemaStatement::CreateRoutine(routine) => self.routines.insert(&routine.name, routine.clone()),
+            SchemaStatement::AlterTable { .. } | SchemaStatement::Drop { .. } => self.change(statement),
+            other => self.apply_owned(other.clone()),
+        }
+    }
+
+    fn apply_owned(&mut self, statement: SchemaStatement) {
+        match statement {
+            SchemaStatement::CreateTable(table) => self.create_table(table),
+            SchemaStatement::CreateIndex(index) => self.add_index(index),
+            SchemaStatement::CreateView(view) => {
+                let name = view.name.clone();
+                self.views.insert(&name, view);
+            }
+            SchemaStatement::CreateTrigger(trigger) => {
+                let name = trigger.name.clone();
+                self.triggers.insert(&name, trigger);
+            }
+            SchemaStatement::CreateRoutine(routine) => {
+                let name = routine.name.clone();
+                self.routines.insert(&name, routine);
+            }
+            other => self.change(&other),
+        }
+    }
+
+    /// Applies an `ALTER` or a `DROP`.
+    fn change(&mut self, statement: &SchemaStatement) {
+        match statement {
             SchemaStatement::AlterTable { table, ops } => {
                 for op in ops {
                     self.alter(table, op);
@@ -111,6 +141,7 @@ impl Schema {
                     self.drop(*kind, name);
                 }
             }
+            _ => {}
         }
     }
 

@@ -182,6 +182,9 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// Bytes all memtables together may hold before RocksDB flushes them.
+const MEMTABLE_BUDGET: usize = 128 << 20;
+
 fn cf_options(name: &str, cache: &Cache) -> Options {
     let mut opts = Options::default();
     let mut block = BlockBasedOptions::default();
@@ -234,6 +237,10 @@ impl Store {
         db_opts.increase_parallelism(2);
         db_opts.set_max_background_jobs(2);
         db_opts.set_atomic_flush(true);
+        // One budget for every column family's memtables: an index run writes with the WAL
+        // off, and without a shared bound eleven families of 64 MB buffers would let the
+        // process grow with the size of the product rather than stay flat.
+        db_opts.set_db_write_buffer_size(MEMTABLE_BUDGET);
         let descriptors: Vec<ColumnFamilyDescriptor> = ALL_CFS
             .iter()
             .map(|&name| ColumnFamilyDescriptor::new(name, cf_options(name, &cache)))

@@ -1,12 +1,15 @@
 //! Java sources into the graph: packages, types, methods, fields, the type hierarchy, and
 //! resolved calls with their call-site lines.
 //!
-//! Files are parsed in parallel in small chunks and their nodes written as each chunk
-//! completes, so no more than one chunk's sources are in memory; what is kept for the
-//! second pass is the facts (no syntax trees). The second pass builds the product's symbol
-//! table and resolves every call: to a method of the product, to an external method (a
-//! library type such as `RestTemplate`, kept as an external node), or to nothing — an
-//! unresolved call is counted and reported per file, never guessed into an edge.
+//! Two passes over the files, each in small parallel chunks, so memory follows the
+//! product's declarations rather than its bodies. The first writes every file's nodes and
+//! content and keeps a skeleton of it (types, fields, constants, signatures — no call
+//! sites); the symbol table and the hierarchy are built from the skeletons. The second
+//! parses each chunk again and resolves its calls against the whole table: to a method of
+//! the product, to an external method (a library type such as `RestTemplate`, kept as an
+//! external node), or to nothing — an unresolved call is counted and reported per file,
+//! never guessed into an edge — and writes what hangs from method bodies (endpoints,
+//! table access, config use, clients, topics).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -86,7 +89,10 @@ pub(super) fn index_java(
 ) -> Result<CodeNodes, IndexError> {
     let sources: Vec<&SourceFile> = files.iter().filter(|f| f.kind == SourceKind::Java).collect();
     let mut nodes = CodeNodes::default();
-    let mut facts: Vec<JavaFile> = Vec::with_capacity(sources.len());
+    // Pass 1: nodes and content of every file; what later passes look up across files is
+    // kept as a skeleton (structure without call sites), so memory follows the product's
+    // declarations, not its bodies.
+    let mut skeletons: Vec<JavaFile> = Vec::with_capacity(sources.len());
     let mut data = super::data_access::DataModel::default();
     for chunk in sources.chunks(CHUNK) {
         let parsed: Vec<ParsedSource> = chunk
@@ -118,54 +124,97 @@ pub(super) fn index_java(
             let file_node = file_nodes.get(&f.rel).copied();
             write_file(run, w, &mut nodes, f, file_node, &text, &file)?;
             data.collect(&file);
-            facts.push(file);
+            skeletons.push(skeleton(file));
         }
     }
 
-    let mut topics = super::entry_points::Topics::default();
-    for file in &facts {
-        let service = service_of(&file.path);
-        let service = service.as_ref().map(|(id, name)| (*id, name.as_str()));
-        let methods = &nodes.methods;
-        let method_node = |key: &MethodKey| methods.get(key).copied();
-        let types = &nodes.types;
-        let type_node = |fqn: &str| types.get(fqn).copied();
-        super::data_access::write_declared(run, w, &data, file, &type_node, &method_node)?;
-        super::config_usage::write_config_usage(run, w, config_keys, file, &type_node, &method_node)?;
-        super::endpoints::write_endpoints(run, w, file, service, &method_node)?;
-        let path = file.path.clone();
-        super::endpoints::write_feign_calls(run, w, file, &method_node, &|v| resolve(&path, v))?;
-        super::entry_points::write_entry_points(run, w, &mut topics, file, service, &method_node, &|v| {
-            resolve(&path, v)
-        })?;
-    }
-
-    let table = SymbolTable::build(facts.iter());
-    write_hierarchy(run, w, &mut nodes, &facts, &table)?;
+    let table = SymbolTable::build(skeletons.iter());
+    write_hierarchy(run, w, &mut nodes, &skeletons, &table)?;
+    let types: HashMap<&str, &TypeDecl> = skeletons
+        .iter()
+        .flat_map(|f| &f.types)
+        .map(|t| (t.fqn.as_str(), t))
+        .collect();
     let producers = Producers {
-        types: facts
-            .iter()
-            .flat_map(|f| &f.types)
-            .map(|t| (t.fqn.as_str(), t))
-            .collect(),
+        types: types.clone(),
         table: &table,
         resolve,
         data: &data,
         config_keys,
     };
-    write_calls(run, w, &mut nodes, &facts, &table, &producers, &mut topics)?;
-    super::boundaries::write_boundaries(
-        run,
-        w,
-        &mut topics,
-        &facts,
-        files,
-        &table,
-        &nodes,
-        service_of,
+    let values = super::values::Values {
+        types,
+        table: &table,
         resolve,
+    };
+
+    // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
+    // keeping every body) for everything that hangs from method bodies.
+    let mut topics = super::entry_points::Topics::default();
+    for chunk in sources.chunks(CHUNK) {
+        let facts: Vec<JavaFile> = chunk
+            .par_iter()
+            .filter_map(|f| {
+                // Problems reading the file were reported by the first pass.
+                let mut already_reported = Vec::new();
+                walk::read_source(f, &mut already_reported).map(|text| java::parse_java_file(&f.rel, &text))
+            })
+            .collect();
+        for file in &facts {
+            let service = service_of(&file.path);
+            let service = service.as_ref().map(|(id, name)| (*id, name.as_str()));
+            let methods = &nodes.methods;
+            let method_node = |key: &MethodKey| methods.get(key).copied();
+            let types = &nodes.types;
+            let type_node = |fqn: &str| types.get(fqn).copied();
+            super::data_access::write_declared(run, w, &data, file, &type_node, &method_node)?;
+            super::config_usage::write_config_usage(run, w, config_keys, file, &type_node, &method_node)?;
+            super::endpoints::write_endpoints(run, w, file, service, &method_node)?;
+            let path = file.path.clone();
+            super::endpoints::write_feign_calls(run, w, file, &method_node, &|v| resolve(&path, v))?;
+            super::entry_points::write_entry_points(
+                run,
+                w,
+                &mut topics,
+                file,
+                service,
+                &method_node,
+                &|v| resolve(&path, v),
+            )?;
+        }
+        write_calls(run, w, &mut nodes, &facts, &table, &producers, &mut topics)?;
+        for file in &facts {
+            super::boundaries::write_file_boundaries(run, w, &mut topics, &values, file, service_of, &nodes)?;
+        }
+    }
+    super::boundaries::write_declared_endpoints(
+        run, w, &skeletons, files, &table, &nodes, service_of, resolve,
     )?;
     Ok(nodes)
+}
+
+/// A file's structure for lookups from other files: types, fields, constants, method
+/// signatures and annotations, the field assignments of every method (a field set once, in
+/// a constructor, is a value), constructors whole — without call sites, locals, string
+/// literals or initialisers of other methods, which only the file's own pass needs.
+fn skeleton(mut file: JavaFile) -> JavaFile {
+    for t in &mut file.types {
+        for m in t.methods.iter_mut().filter(|m| m.name != "<init>") {
+            // Only assignments to fields matter elsewhere ("set once, in a constructor").
+            let locals = std::mem::take(&mut m.locals);
+            m.assignments
+                .retain(|(name, _)| !locals.iter().any(|l| l.name == *name));
+            m.calls = Vec::new();
+            m.strings = Vec::new();
+            m.local_inits = Vec::new();
+            m.string_locals = Vec::new();
+        }
+    }
+    file.diagnostics = Vec::new();
+    // A fresh copy, made on this thread: the parse allocated the facts in the parser
+    // threads' heaps, and keeping pieces of them would pin those heaps' pages for the
+    // whole run (the copy keeps the process flat; the original is freed here).
+    file.clone()
 }
 
 fn write_file(
@@ -462,7 +511,12 @@ impl Producers<'_> {
     /// The topic a producer call names, when its first argument is a literal, a constant
     /// or a field bound to a config key; `None` when the source does not say.
     fn topic(&self, file: &JavaFile, caller: &MethodKey, line: usize, method: &str) -> Option<String> {
-        let decl = self.type_decl(&caller.type_fqn)?;
+        // The caller's own file has the bodies; the product-wide map only skeletons.
+        let decl = file
+            .types
+            .iter()
+            .find(|t| t.fqn == caller.type_fqn)
+            .or_else(|| self.type_decl(&caller.type_fqn))?;
         let m = decl
             .methods
             .iter()

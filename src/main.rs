@@ -128,7 +128,7 @@ fn main() -> anyhow::Result<()> {
             page_size,
             store,
         } => {
-            if !store.exists() {
+            if !store.exists() && target.trim_matches('/') != "discover" {
                 anyhow::bail!("no store at {} (index something first)", store.display());
             }
             let out = semgraph::query_cmd::run(&semgraph::query_cmd::QueryArgs {

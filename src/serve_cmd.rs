@@ -104,7 +104,8 @@ fn serve_store(
             ..ServerOptions::default()
         },
     );
-    runtime()?.block_on(async move {
+    let rt = runtime()?;
+    let served = rt.block_on(async move {
         let listener = server::bind(&bind, &config.auth).await?;
         let addr = listener.local_addr()?;
         let base = format!("http://{addr}");
@@ -114,8 +115,12 @@ fn serve_store(
         }
         tracing::info!(%addr, "listening");
         server::serve(listener, state, server::shutdown_signal()).await?;
-        Ok(())
-    })
+        Ok::<_, anyhow::Error>(())
+    });
+    // An index job still running is abandoned: the store serves the last committed
+    // generation on its next open and records the run as interrupted.
+    rt.shutdown_timeout(std::time::Duration::from_secs(5));
+    served
 }
 
 /// `semgraph serve`.

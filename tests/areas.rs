@@ -153,7 +153,7 @@ impl Names {
             ParamType::Integer { min, max } => {
                 return (min + (i as i64 % (max - min + 1).min(3))).to_string()
             }
-            ParamType::Boolean => return (i % 2 == 0).to_string(),
+            ParamType::Boolean => return i.is_multiple_of(2).to_string(),
             ParamType::Enum(values) => return values[i % values.len()].to_string(),
             ParamType::String => {}
         }
@@ -161,15 +161,19 @@ impl Names {
             "order", "payment", "retry", "stock", "refund", "email", "incident",
         ];
         match (spec.domain, spec.name, name) {
-            (_, _, "fqn" | "from" | "to") => self.pick(if i % 3 == 0 { "type" } else { "method" }, i),
+            (_, _, "fqn" | "from" | "to") => {
+                self.pick(if i.is_multiple_of(3) { "type" } else { "method" }, i)
+            }
             ("recipes", "impact", "target") => match i % 3 {
                 0 => self.pick("endpoint", i),
                 1 => self.pick("type", i),
                 _ => self.pick("method", i),
             },
-            ("wiki", "mentions", "target") => self.pick(if i % 2 == 0 { "table" } else { "method" }, i),
+            ("wiki", "mentions", "target") => {
+                self.pick(if i.is_multiple_of(2) { "table" } else { "method" }, i)
+            }
             ("code", "topic", "name") => self.pick("topic", i),
-            ("db", "ddl", "name") => self.pick(if i % 2 == 0 { "table" } else { "routine" }, i),
+            ("db", "ddl", "name") => self.pick(if i.is_multiple_of(2) { "table" } else { "routine" }, i),
             (_, _, "name" | "table") => self.pick("table", i),
             ("jira", _, "key") => self.pick("jira", i),
             (_, _, "key") => self.pick("key", i),
@@ -297,7 +301,7 @@ fn no_response_carries_content_of_another_area() {
             let area = AREAS[case.area];
             let mut params: Vec<(String, String)> = Vec::new();
             for (k, p) in spec.params.iter().enumerate() {
-                if p.required || (case.optional && (case.seed + k) % 2 == 0 && p.name != "scope") {
+                if p.required || (case.optional && (case.seed + k).is_multiple_of(2) && p.name != "scope") {
                     params.push((
                         p.name.to_string(),
                         names.value(spec, p.name, &p.ty, case.seed + k),

@@ -169,7 +169,7 @@ pub(crate) async fn start_index(
     }
     let caller = match caller_of(&state, &headers, format) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(e) => return e.into_response(),
     };
     match start(&state, &caller, query.as_deref(), &body) {
         Ok(job) => {
@@ -327,7 +327,7 @@ pub(crate) async fn list_jobs(
     }
     let caller = match caller_of(&state, &headers, format) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(e) => return e.into_response(),
     };
     let prepared = (|| {
         require_admin(&caller, ADMIN_JOBS_PATH)?;

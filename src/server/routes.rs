@@ -159,11 +159,11 @@ fn method_not_allowed(path: &str, allowed: &'static str, format: Format) -> Resp
 }
 
 /// The caller of a request, or the 401 answer.
-pub(crate) fn caller_of(state: &AppState, headers: &HeaderMap, format: Format) -> Result<Caller, Response> {
+pub(crate) fn caller_of(state: &AppState, headers: &HeaderMap, format: Format) -> Result<Caller, ApiError> {
     state
         .auth()
         .caller(headers)
-        .map_err(|r| ApiError::new(r.problem(), format).into_response())
+        .map_err(|r| ApiError::new(r.problem(), format))
 }
 
 /// Serves one catalog endpoint.
@@ -185,7 +185,7 @@ pub(crate) async fn endpoint(
     }
     let caller = match caller_of(&state, &headers, format) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(e) => return e.into_response(),
     };
     let prepared = (|| {
         let mut params = query_params(&path, query.as_deref())?;
@@ -261,8 +261,8 @@ pub(crate) async fn discover(
     if method != Method::GET {
         return method_not_allowed(DISCOVER_PATH, "GET", format);
     }
-    if let Err(r) = caller_of(&state, &headers, format) {
-        return r;
+    if let Err(e) = caller_of(&state, &headers, format) {
+        return e.into_response();
     }
     let result = query_params(DISCOVER_PATH, query.as_deref())
         .and_then(|params| discover_document(state.openapi(), params));
@@ -348,8 +348,8 @@ pub(crate) async fn openapi_json(
     if method != Method::GET {
         return method_not_allowed(openapi::OPENAPI_PATH, "GET", format);
     }
-    if let Err(r) = caller_of(&state, &headers, format) {
-        return r;
+    if let Err(e) = caller_of(&state, &headers, format) {
+        return e.into_response();
     }
     let checked = query_params(openapi::OPENAPI_PATH, query.as_deref())
         .and_then(|p| strict(openapi::OPENAPI_PATH, &p, &[]));

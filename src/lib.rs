@@ -1,9 +1,19 @@
 //! semgraph: an embedded graph database of a company's software.
 //!
-//! The binary (`src/main.rs`) is the command line; this library holds what the binary and
-//! the benchmarks share. Layers point one way: this crate uses `semgraph-queries` and
-//! `semgraph-indexer`, which both stand on `semgraph-storage`.
+//! The binary (`src/main.rs`) is the command line; this library holds what the binary, the
+//! tests and the benchmarks share. Layers point one way: this crate uses `semgraph-queries`
+//! and `semgraph-indexer`, which both stand on `semgraph-storage`.
+//!
+//! - [`server`]: the REST API (axum), generated from the endpoint catalog, with areas.
+//! - [`answer`]: one page of a document as markdown or JSON — what both the server and
+//!   `semgraph query` print.
+//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`]: the commands.
+//! - [`scale`]: synthetic companies for benchmarks.
 
+pub mod answer;
 pub mod index_cmd;
+pub mod query_cmd;
 pub mod scale;
+pub mod serve_cmd;
+pub mod server;
 pub mod status;

@@ -35,6 +35,49 @@ enum Command {
         #[arg(long, default_value = ".semgraph")]
         store: PathBuf,
     },
+    /// Serve a store over HTTP: the REST API under /api/v1 (and discover, OpenAPI, health).
+    Serve {
+        /// The store directory (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// A semgraph.toml: its [server] table (bind, tokens) and products (for admin index jobs).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The address to listen on (default: the config's bind, else 127.0.0.1:7420).
+        #[arg(long)]
+        bind: Option<String>,
+    },
+    /// Index and serve in one step: the bundled fixture company when given nothing, else a
+    /// semgraph.toml, a folder holding one, or a repository folder.
+    Up {
+        /// A semgraph.toml, a folder with one, or a repository folder.
+        path: Option<PathBuf>,
+        /// The store directory (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// The address to listen on (default: 127.0.0.1:7420).
+        #[arg(long)]
+        bind: Option<String>,
+    },
+    /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
+    Query {
+        /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
+        target: String,
+        /// Parameters as name=value.
+        params: Vec<String>,
+        /// Print the JSON answer instead of markdown.
+        #[arg(long)]
+        json: bool,
+        /// Which page to print (1-based).
+        #[arg(long)]
+        page: Option<usize>,
+        /// Page size in characters (1000..=200000, default 20000).
+        #[arg(long)]
+        page_size: Option<usize>,
+        /// The store directory (opened read-only: works while a server holds it).
+        #[arg(long, default_value = ".semgraph")]
+        store: PathBuf,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -72,6 +115,35 @@ fn main() -> anyhow::Result<()> {
             let store = semgraph_storage::Store::open_read_only(&store)
                 .with_context(|| format!("opening the store at {}", store.display()))?;
             print!("{}", semgraph::status::render_status(&store.snapshot())?);
+        }
+        Command::Serve { store, config, bind } => {
+            semgraph::serve_cmd::serve(semgraph::serve_cmd::ServeArgs { store, config, bind })?
+        }
+        Command::Up { path, store, bind } => semgraph::serve_cmd::up(path.as_deref(), store, bind)?,
+        Command::Query {
+            target,
+            params,
+            json,
+            page,
+            page_size,
+            store,
+        } => {
+            if !store.exists() && target.trim_matches('/') != "discover" {
+                anyhow::bail!("no store at {} (index something first)", store.display());
+            }
+            let out = semgraph::query_cmd::run(&semgraph::query_cmd::QueryArgs {
+                store,
+                target,
+                params,
+                json,
+                page,
+                page_size,
+            });
+            print!("{}", out.body);
+            if out.status != 200 {
+                eprintln!("semgraph query: the server would answer {}", out.status);
+                std::process::exit(1);
+            }
         }
     }
     Ok(())

@@ -12,6 +12,7 @@ pub(crate) fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
 
 /// Peak resident memory of this process in MB (Linux `VmHWM`), since start or the last
 /// [`reset_peak_rss`].
+#[allow(dead_code)]
 pub(crate) fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status

@@ -1,0 +1,365 @@
+//! Index while serving: `POST /api/v1/admin/index` and `GET /api/v1/admin/jobs`.
+//!
+//! An index job runs `index_product` for one product (or every product of the config) on a
+//! blocking thread inside the server process, which owns the store's one writer. Readers
+//! keep answering from the generation they hold until each product's commit swaps the new
+//! one in; the document cache is keyed by generation, so nothing stale is served after.
+//! One job runs at a time (a second request is a 409 naming the running one). Admin routes
+//! need full access: the local user of a server without tokens, or a token of area `*`.
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use parking_lot::Mutex;
+use semgraph_indexer::{index_product, NoProgress};
+use semgraph_queries::{Caller, Document};
+use serde::Serialize;
+
+use super::error::ApiError;
+use super::openapi::{ADMIN_INDEX_PATH, ADMIN_JOBS_PATH};
+use super::routes::{answer_document, body_params, caller_of, format_of, query_params, strict};
+use super::AppState;
+use crate::answer::{Format, Paging, Problem};
+
+/// How many finished jobs are remembered.
+const HISTORY: usize = 32;
+
+/// Where a job is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum JobState {
+    Running,
+    Done,
+    Failed,
+}
+
+/// One product's result within a job.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct ProductResult {
+    product: String,
+    generation: u64,
+    nodes: u64,
+    edges: u64,
+    warnings: usize,
+    seconds: f64,
+}
+
+/// An index job.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Job {
+    id: u64,
+    products: Vec<String>,
+    state: JobState,
+    started_unix_ms: u64,
+    seconds: Option<f64>,
+    results: Vec<ProductResult>,
+    error: Option<String>,
+}
+
+#[derive(Default)]
+struct Book {
+    next: u64,
+    jobs: VecDeque<Job>,
+}
+
+/// The server's index jobs: at most one running, the last few remembered.
+#[derive(Default)]
+pub(crate) struct Jobs {
+    book: Mutex<Book>,
+}
+
+impl Jobs {
+    fn running(&self) -> Option<Job> {
+        self.book
+            .lock()
+            .jobs
+            .iter()
+            .find(|j| j.state == JobState::Running)
+            .cloned()
+    }
+
+    fn update(&self, id: u64, f: impl FnOnce(&mut Job)) {
+        if let Some(job) = self.book.lock().jobs.iter_mut().find(|j| j.id == id) {
+            f(job);
+        }
+    }
+
+    /// Every remembered job, newest first.
+    fn list(&self) -> Vec<Job> {
+        self.book.lock().jobs.iter().rev().cloned().collect()
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn require_admin(caller: &Caller, path: &str) -> Result<(), Problem> {
+    if caller.area().is_none() {
+        return Ok(());
+    }
+    Err(Problem {
+        status: 403,
+        code: "forbidden",
+        body: format!(
+            "# 403: admin needs full access\n\n`{path}` is for the server's operators: the local user \
+             of a server without tokens, or a token of area `*`. Your token is of area `{}`.\n",
+            caller.area().unwrap_or_default()
+        ),
+    })
+}
+
+fn job_markdown(job: &Job, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "## Job {} — {:?}\n\nproducts: {} · started (unix ms) {}{}\n",
+        job.id,
+        job.state,
+        job.products.join(", "),
+        job.started_unix_ms,
+        job.seconds.map(|s| format!(" · {s:.2}s")).unwrap_or_default()
+    );
+    if !job.results.is_empty() {
+        let _ = writeln!(
+            out,
+            "| product | generation | nodes | edges | warnings | seconds |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|");
+        for r in &job.results {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {:.2} |",
+                r.product, r.generation, r.nodes, r.edges, r.warnings, r.seconds
+            );
+        }
+        out.push('\n');
+    }
+    if let Some(e) = &job.error {
+        let _ = writeln!(out, "Failed: {e}\n");
+    }
+}
+
+/// `POST /api/v1/admin/index` with `{"product": "name"}` (or no body: every product).
+pub(crate) async fn start_index(
+    State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: Bytes,
+) -> Response {
+    let format = format_of(&headers);
+    if method != Method::POST {
+        return ApiError::new(
+            Problem {
+                status: 405,
+                code: "method_not_allowed",
+                body: format!("# 405: method not allowed\n\n`{ADMIN_INDEX_PATH}` answers POST.\n"),
+            },
+            format,
+        )
+        .into_response();
+    }
+    let caller = match caller_of(&state, &headers, format) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    match start(&state, &caller, query.as_deref(), &body) {
+        Ok(job) => {
+            let mut markdown = format!(
+                "# Index job {} started\n\nIndexing {} on the server; answers keep coming from the \
+                 served generation until each product commits. Follow it at `GET {ADMIN_JOBS_PATH}`.\n\n",
+                job.id,
+                job.products.join(", ")
+            );
+            job_markdown(&job, &mut markdown);
+            let doc = Document {
+                title: format!("Index job {} started", job.id),
+                markdown,
+                json: serde_json::to_value(&job).unwrap_or_default(),
+            };
+            let mut response = answer_document(&doc, Paging::default(), format);
+            *response.status_mut() = StatusCode::ACCEPTED;
+            response
+        }
+        Err(p) => ApiError::new(p, format).into_response(),
+    }
+}
+
+fn start(state: &AppState, caller: &Caller, query: Option<&str>, body: &[u8]) -> Result<Job, Problem> {
+    require_admin(caller, ADMIN_INDEX_PATH)?;
+    let mut params = query_params(ADMIN_INDEX_PATH, query)?;
+    body_params(ADMIN_INDEX_PATH, "{\"product\": \"…\"}", body, &mut params)?;
+    strict(ADMIN_INDEX_PATH, &params, &["product"])?;
+    let Some(company) = state.company() else {
+        return Err(Problem::invalid(
+            "# 422: nothing to index\n\nThis server was started without a semgraph.toml (`--config`), so \
+             it does not know where the sources are. Restart it with `--config FILE`, or run \
+             `semgraph index` beside it.\n",
+        ));
+    };
+    let products: Vec<_> = match params.get("product").map(|p| p.trim()) {
+        Some(name) => match company.products.iter().find(|p| p.name == name) {
+            Some(p) => vec![p.clone()],
+            None => {
+                return Err(Problem::invalid(format!(
+                    "# 422: unknown product `{name}`\n\nProducts of the config: {}. Leave `product` out to \
+                     index them all.\n",
+                    company
+                        .products
+                        .iter()
+                        .map(|p| format!("`{}`", p.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )))
+            }
+        },
+        None => company.products.clone(),
+    };
+    let jobs = state.jobs();
+    let job = {
+        let mut book = jobs.book.lock();
+        if let Some(running) = book.jobs.iter().find(|j| j.state == JobState::Running) {
+            return Err(Problem {
+                status: 409,
+                code: "conflict",
+                body: format!(
+                    "# 409: an index job is running\n\nJob {} is indexing {}; one job runs at a time. \
+                     Follow it at `GET {ADMIN_JOBS_PATH}` and start the next one when it is done.\n",
+                    running.id,
+                    running.products.join(", ")
+                ),
+            });
+        }
+        book.next += 1;
+        let job = Job {
+            id: book.next,
+            products: products.iter().map(|p| p.name.clone()).collect(),
+            state: JobState::Running,
+            started_unix_ms: now_ms(),
+            seconds: None,
+            results: Vec::new(),
+            error: None,
+        };
+        book.jobs.push_back(job.clone());
+        while book.jobs.len() > HISTORY {
+            book.jobs.pop_front();
+        }
+        job
+    };
+    let id = job.id;
+    let worker = state.clone();
+    tracing::info!(job = id, products = ?job.products, "index job started");
+    tokio::task::spawn_blocking(move || {
+        let started = Instant::now();
+        let Some(company) = worker.company() else { return };
+        let mut failure = None;
+        for product in &products {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                index_product(worker.store(), company, product, &NoProgress)
+            }));
+            let report = match run {
+                Ok(Ok(report)) => report,
+                Ok(Err(e)) => {
+                    tracing::error!(job = id, product = %product.name, error = %e, "index job failed");
+                    failure = Some(format!("{}: {e}", product.name));
+                    break;
+                }
+                Err(_) => {
+                    tracing::error!(job = id, product = %product.name, "the indexer panicked");
+                    failure = Some(format!(
+                        "{}: the indexer panicked (see the server log)",
+                        product.name
+                    ));
+                    break;
+                }
+            };
+            let result = ProductResult {
+                product: report.product.clone(),
+                generation: report.commit.generation,
+                nodes: report.commit.nodes,
+                edges: report.commit.edges,
+                warnings: report.warnings.len(),
+                seconds: report.elapsed.as_secs_f64(),
+            };
+            worker.jobs().update(id, |j| j.results.push(result));
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        worker.jobs().update(id, |j| {
+            j.seconds = Some(seconds);
+            j.state = if failure.is_some() {
+                JobState::Failed
+            } else {
+                JobState::Done
+            };
+            j.error = failure;
+        });
+        tracing::info!(job = id, seconds, "index job finished");
+    });
+    Ok(job)
+}
+
+/// `GET /api/v1/admin/jobs`: the running job and the last finished ones.
+pub(crate) async fn list_jobs(
+    State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let format: Format = format_of(&headers);
+    if method != Method::GET {
+        return ApiError::new(
+            Problem {
+                status: 405,
+                code: "method_not_allowed",
+                body: format!("# 405: method not allowed\n\n`{ADMIN_JOBS_PATH}` answers GET.\n"),
+            },
+            format,
+        )
+        .into_response();
+    }
+    let caller = match caller_of(&state, &headers, format) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    let prepared = (|| {
+        require_admin(&caller, ADMIN_JOBS_PATH)?;
+        let mut params = query_params(ADMIN_JOBS_PATH, query.as_deref())?;
+        let paging = Paging::take(&mut params, ADMIN_JOBS_PATH)?;
+        strict(ADMIN_JOBS_PATH, &params, &[])?;
+        Ok::<_, Problem>(paging)
+    })();
+    let paging = match prepared {
+        Ok(p) => p,
+        Err(p) => return ApiError::new(p, format).into_response(),
+    };
+    let jobs = state.jobs().list();
+    let mut markdown = String::from("# Index jobs\n\n");
+    match state.jobs().running() {
+        Some(j) => {
+            let _ = writeln!(markdown, "Running: job {} ({}).\n", j.id, j.products.join(", "));
+        }
+        None => markdown.push_str("No job is running.\n\n"),
+    }
+    if jobs.is_empty() {
+        markdown.push_str(
+            "No index job has run in this server since it started. Start one with `POST /api/v1/admin/index`.\n",
+        );
+    }
+    for job in &jobs {
+        job_markdown(job, &mut markdown);
+    }
+    let doc = Document {
+        title: "Index jobs".into(),
+        markdown,
+        json: serde_json::json!({ "jobs": jobs }),
+    };
+    answer_document(&doc, paging, format)
+}

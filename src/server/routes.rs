@@ -1,0 +1,428 @@
+//! The handlers: parse, ask `semgraph-queries`, paginate, render. No query logic here.
+//!
+//! Every catalog endpoint is served by [`endpoint`] with its spec captured: GET takes
+//! query parameters; a recipe (POST in the catalog) also takes a JSON object body whose
+//! scalar values are turned to text. Parameters are strict everywhere — an unknown one, a
+//! parameter given twice, a malformed or non-object body is a 422 whose body says what to
+//! fix. The document is computed on a blocking thread (or found in the cache) and one page
+//! of it is answered in the format the `Accept` header asks for.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use semgraph_queries::{catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, Request};
+use serde_json::Value;
+
+use super::cache::{Entry, Key};
+use super::error::ApiError;
+use super::openapi::{self, DISCOVER_PATH};
+use super::AppState;
+use crate::answer::{render_page, Format, Paging, Problem};
+
+/// The format asked for by a request's `Accept` header.
+pub(crate) fn format_of(headers: &HeaderMap) -> Format {
+    Format::from_accept(headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()))
+}
+
+/// A 200 answer: page `paging.page` of a document, with its page headers.
+pub(crate) fn answer(doc: &Document, pages: &[Page], paging: Paging, format: Format) -> Response {
+    match render_page(doc, pages, paging, format) {
+        Ok(r) => {
+            let mut response = (StatusCode::OK, r.body).into_response();
+            let h = response.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(r.content_type));
+            h.insert("x-semgraph-page", HeaderValue::from(r.page));
+            h.insert("x-semgraph-pages", HeaderValue::from(r.pages));
+            response
+        }
+        Err(p) => ApiError::new(p, format).into_response(),
+    }
+}
+
+/// Answers a small document computed in the handler (discover, admin), paginated like
+/// every other answer.
+pub(crate) fn answer_document(doc: &Document, paging: Paging, format: Format) -> Response {
+    let pages = semgraph_queries::paginate(&doc.markdown, paging.page_size);
+    answer(doc, &pages, paging, format)
+}
+
+fn twice(path: &str, name: &str) -> Problem {
+    Problem::invalid(format!(
+        "# 422: parameter `{name}` is given twice\n\nEndpoint `{path}`: give each parameter once \
+         (in the query string or the JSON body, not both).\n\nCall `GET {DISCOVER_PATH}` first and \
+         copy parameter names verbatim.\n"
+    ))
+}
+
+/// The query string's parameters, each at most once.
+pub(crate) fn query_params(path: &str, query: Option<&str>) -> Result<BTreeMap<String, String>, Problem> {
+    let pairs: Vec<(String, String)> = match query {
+        None | Some("") => Vec::new(),
+        Some(q) => serde_urlencoded::from_str(q).map_err(|e| {
+            Problem::invalid(format!(
+                "# 422: the query string cannot be read\n\nEndpoint `{path}`: {e}. Encode parameters \
+                 as `name=value&name=value` with percent-encoding.\n"
+            ))
+        })?,
+    };
+    let mut out = BTreeMap::new();
+    for (k, v) in pairs {
+        if out.contains_key(&k) {
+            return Err(twice(path, &k));
+        }
+        out.insert(k, v);
+    }
+    Ok(out)
+}
+
+fn body_example(spec: &EndpointSpec) -> String {
+    let fields: Vec<String> = spec
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| format!("\"{}\": \"…\"", p.name))
+        .collect();
+    format!("{{{}}}", fields.join(", "))
+}
+
+/// Adds the parameters of a JSON object body to `params`: scalars become text, `null` is
+/// absent, anything else is a 422.
+pub(crate) fn body_params(
+    path: &str,
+    example: &str,
+    body: &[u8],
+    params: &mut BTreeMap<String, String>,
+) -> Result<(), Problem> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        Problem::invalid(format!(
+            "# 422: the request body is not valid JSON\n\nEndpoint `POST {path}`: {e}.\n\nSend a JSON \
+             object of parameters, e.g. `{example}`, or call GET with query parameters. Call `GET \
+             {DISCOVER_PATH}` first and copy parameter names verbatim.\n"
+        ))
+    })?;
+    let Value::Object(object) = value else {
+        let kind = match value {
+            Value::Array(_) => "an array",
+            Value::String(_) => "a string",
+            Value::Number(_) => "a number",
+            Value::Bool(_) => "a boolean",
+            _ => "null",
+        };
+        return Err(Problem::invalid(format!(
+            "# 422: the request body must be a JSON object, not {kind}\n\nEndpoint `POST {path}`: send \
+             the parameters as an object, e.g. `{example}`. Call `GET {DISCOVER_PATH}` first and copy \
+             parameter names verbatim.\n"
+        )));
+    };
+    for (name, v) in object {
+        let text = match v {
+            Value::Null => continue,
+            Value::String(s) => s,
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::Array(_) | Value::Object(_) => {
+                return Err(Problem::invalid(format!(
+                    "# 422: parameter `{name}` must be a string, number or boolean\n\nEndpoint `POST \
+                     {path}`: every parameter is one scalar value, e.g. `{example}`.\n"
+                )))
+            }
+        };
+        if params.contains_key(&name) {
+            return Err(twice(path, &name));
+        }
+        params.insert(name, text);
+    }
+    Ok(())
+}
+
+fn method_not_allowed(path: &str, allowed: &'static str, format: Format) -> Response {
+    let problem = Problem {
+        status: 405,
+        code: "method_not_allowed",
+        body: format!(
+            "# 405: method not allowed\n\n`{path}` answers {allowed}. Call `GET {DISCOVER_PATH}` to see \
+             how each endpoint is called.\n"
+        ),
+    };
+    let mut response = ApiError::new(problem, format).into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
+    response
+}
+
+/// The caller of a request, or the 401 answer.
+pub(crate) fn caller_of(state: &AppState, headers: &HeaderMap, format: Format) -> Result<Caller, ApiError> {
+    state
+        .auth()
+        .caller(headers)
+        .map_err(|r| ApiError::new(r.problem(), format))
+}
+
+/// Serves one catalog endpoint.
+pub(crate) async fn endpoint(
+    spec: &'static EndpointSpec,
+    state: AppState,
+    method: Method,
+    headers: HeaderMap,
+    query: Option<String>,
+    body: Bytes,
+) -> Response {
+    let format = format_of(&headers);
+    let path = spec.path();
+    let takes_body = spec.method == HttpMethod::Post;
+    match (&method, takes_body) {
+        (&Method::GET, _) | (&Method::POST, true) => {}
+        (_, true) => return method_not_allowed(&path, "POST, GET", format),
+        (_, false) => return method_not_allowed(&path, "GET", format),
+    }
+    let caller = match caller_of(&state, &headers, format) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    let prepared = (|| {
+        let mut params = query_params(&path, query.as_deref())?;
+        if method == Method::POST {
+            body_params(&path, &body_example(spec), &body, &mut params)?;
+        }
+        let paging = Paging::take(&mut params, &path)?;
+        Ok::<_, Problem>((params, paging))
+    })();
+    let (params, paging) = match prepared {
+        Ok(p) => p,
+        Err(p) => return ApiError::new(p, format).into_response(),
+    };
+    let request = Request {
+        domain: spec.domain.to_string(),
+        endpoint: spec.name.to_string(),
+        params,
+    };
+    match document(&state, caller, request).await {
+        Ok(entry) => {
+            let pages = entry.pages(paging.page_size);
+            answer(&entry.doc, &pages, paging, format)
+        }
+        Err(p) => ApiError::new(p, format).into_response(),
+    }
+}
+
+/// The document answering `request` for `caller`: from the cache, or computed on a
+/// blocking thread and cached.
+pub(crate) async fn document(
+    state: &AppState,
+    caller: Caller,
+    request: Request,
+) -> Result<Arc<Entry>, Problem> {
+    let snapshot = state.store().snapshot();
+    let key = Key {
+        area: caller.area().map(str::to_string),
+        request: serde_json::to_string(&(&request.domain, &request.endpoint, &request.params))
+            .unwrap_or_default(),
+        generation: snapshot.generation(),
+    };
+    if let Some(entry) = state.cache().get(&key) {
+        return Ok(entry);
+    }
+    let computed = tokio::task::spawn_blocking(move || execute(&snapshot, &caller, &request)).await;
+    match computed {
+        Ok(Ok(doc)) => {
+            let entry = Arc::new(Entry::new(doc));
+            state.cache().insert(key, entry.clone());
+            Ok(entry)
+        }
+        Ok(Err(e)) => {
+            if e.kind() == semgraph_queries::ErrorKind::Internal {
+                tracing::error!(error = %e.body(), "query failed");
+            }
+            Err(Problem::from(e))
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "query task failed");
+            Err(Problem::internal())
+        }
+    }
+}
+
+/// `GET /api/v1/discover[?domain=]`: the OpenAPI document as a compact catalog.
+pub(crate) async fn discover(
+    State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let format = format_of(&headers);
+    if method != Method::GET {
+        return method_not_allowed(DISCOVER_PATH, "GET", format);
+    }
+    if let Err(e) = caller_of(&state, &headers, format) {
+        return e.into_response();
+    }
+    let result = query_params(DISCOVER_PATH, query.as_deref())
+        .and_then(|params| discover_document(state.openapi(), params));
+    match result {
+        Ok((doc, paging)) => answer_document(&doc, paging, format),
+        Err(p) => ApiError::new(p, format).into_response(),
+    }
+}
+
+/// The discover catalog of `doc` for the parameters of a discover request (`domain`,
+/// `page`, `page_size`).
+pub(crate) fn discover_document(
+    doc: &utoipa::openapi::OpenApi,
+    mut params: BTreeMap<String, String>,
+) -> Result<(Document, Paging), Problem> {
+    let paging = Paging::take(&mut params, DISCOVER_PATH)?;
+    strict(DISCOVER_PATH, &params, &["domain"])?;
+    let domains = openapi::domains(doc);
+    let domain = params.get("domain").map(|d| d.trim().to_string());
+    if let Some(d) = &domain {
+        if !domains.contains(d) {
+            return Err(Problem::invalid(format!(
+                "# 422: unknown domain `{d}`\n\nDomains: {}. Call `GET {DISCOVER_PATH}` without \
+                 `domain` to see them all.\n",
+                domains
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    let (markdown, json) = openapi::render_discover(doc, domain.as_deref());
+    let doc = Document {
+        title: markdown
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("# ")
+            .to_string(),
+        markdown,
+        json,
+    };
+    Ok((doc, paging))
+}
+
+/// Refuses parameters other than `allowed` with a 422 naming the nearest allowed one.
+pub(crate) fn strict(path: &str, params: &BTreeMap<String, String>, allowed: &[&str]) -> Result<(), Problem> {
+    for name in params.keys() {
+        if allowed.contains(&name.as_str()) {
+            continue;
+        }
+        let hint = nearest(name, allowed.iter().copied(), 1)
+            .first()
+            .map(|n| format!("Did you mean `{n}`? "))
+            .unwrap_or_default();
+        let list = if allowed.is_empty() {
+            "none besides `page` and `page_size`".to_string()
+        } else {
+            allowed
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(Problem::invalid(format!(
+            "# 422: unknown parameter `{name}`\n\nEndpoint `{path}`. {hint}Its parameters: {list} \
+             (and `page`, `page_size`).\n\nCall `GET {DISCOVER_PATH}` first and copy parameter names \
+             verbatim.\n"
+        )));
+    }
+    Ok(())
+}
+
+/// `GET /api/v1/openapi.json`.
+pub(crate) async fn openapi_json(
+    State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let format = format_of(&headers);
+    if method != Method::GET {
+        return method_not_allowed(openapi::OPENAPI_PATH, "GET", format);
+    }
+    if let Err(e) = caller_of(&state, &headers, format) {
+        return e.into_response();
+    }
+    let checked = query_params(openapi::OPENAPI_PATH, query.as_deref())
+        .and_then(|p| strict(openapi::OPENAPI_PATH, &p, &[]));
+    if let Err(p) = checked {
+        return ApiError::new(p, format).into_response();
+    }
+    let mut response = (StatusCode::OK, state.openapi_json().to_string()).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(crate::answer::JSON),
+    );
+    response
+}
+
+/// `GET /healthz`: `ok` and the served generation; no token needed.
+pub(crate) async fn healthz(State(state): State<AppState>) -> Response {
+    let generation = state.store().snapshot().generation();
+    let mut response = (StatusCode::OK, format!("ok generation {generation}\n")).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// Every path the API serves, for the nearest-path hint of a 404.
+fn known_paths() -> Vec<String> {
+    let mut paths: Vec<String> = catalog().iter().map(EndpointSpec::path).collect();
+    paths.extend(
+        [
+            DISCOVER_PATH,
+            openapi::OPENAPI_PATH,
+            openapi::ADMIN_INDEX_PATH,
+            openapi::ADMIN_JOBS_PATH,
+        ]
+        .map(str::to_string),
+    );
+    paths
+}
+
+fn nearest<'a>(asked: &str, candidates: impl Iterator<Item = &'a str>, n: usize) -> Vec<String> {
+    let asked = asked.to_lowercase();
+    let mut scored: Vec<(f64, &str)> = candidates
+        .map(|c| {
+            (
+                strsim::normalized_damerau_levenshtein(&asked, &c.to_lowercase()),
+                c,
+            )
+        })
+        .filter(|(s, _)| *s > 0.3)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(n).map(|(_, c)| c.to_string()).collect()
+}
+
+/// Any other path: a 404 that lists the nearest endpoint paths and points to discover.
+pub(crate) async fn not_found(method: Method, headers: HeaderMap, uri: Uri) -> Response {
+    let format = format_of(&headers);
+    let asked = uri.path();
+    let paths = known_paths();
+    let tail = |p: &str| p.trim_start_matches("/api/v1/").to_string();
+    let tails: Vec<String> = paths.iter().map(|p| tail(p)).collect();
+    let near = nearest(&tail(asked), tails.iter().map(String::as_str), 3);
+    let mut body = format!("# 404: no endpoint at `{method} {asked}`\n\n");
+    if !near.is_empty() {
+        body.push_str("Nearest endpoints:\n\n");
+        for n in near {
+            body.push_str(&format!("- `/api/v1/{n}`\n"));
+        }
+        body.push('\n');
+    }
+    body.push_str(&format!(
+        "Call `GET {DISCOVER_PATH}` for every endpoint and its parameters, and copy paths verbatim.\n"
+    ));
+    ApiError::new(Problem::not_found(body), format).into_response()
+}

@@ -69,7 +69,17 @@ impl QueryError {
         QueryError::new(ErrorKind::InvalidRequest, msg)
     }
 
+    /// An unknown parameter `name`; `meant` is the parameter it most likely stands for
+    /// when no name is near it.
+    pub(crate) fn unknown_parameter(spec: &EndpointSpec, name: &str, meant: Option<&str>) -> QueryError {
+        QueryError::parameter_hinted(spec, name, &format!("unknown parameter `{name}`"), meant)
+    }
+
     pub(crate) fn parameter(spec: &EndpointSpec, name: &str, problem: &str) -> QueryError {
+        QueryError::parameter_hinted(spec, name, problem, None)
+    }
+
+    fn parameter_hinted(spec: &EndpointSpec, name: &str, problem: &str, meant: Option<&str>) -> QueryError {
         let mut msg = format!(
             "# 422: {problem}\n\nEndpoint `{} {}` — parameter `{name}`.\n\n",
             match spec.method {
@@ -79,7 +89,8 @@ impl QueryError {
             spec.path()
         );
         let near = nearest(name, spec.params.iter().map(|p| p.name), 1);
-        if let Some(best) = near.first().filter(|b| **b != name) {
+        let best = near.first().map(String::as_str).or(meant);
+        if let Some(best) = best.filter(|b| *b != name) {
             msg.push_str(&format!("Did you mean `{best}`?\n\n"));
         }
         msg.push_str("Parameters of this endpoint:\n\n");

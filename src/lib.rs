@@ -5,6 +5,7 @@
 //! and `semgraph-indexer`, which both stand on `semgraph-storage`.
 //!
 //! - [`server`]: the REST API (axum), generated from the endpoint catalog, with areas.
+//! - [`mcp`]: the MCP server (six tools proxying into the REST API) over HTTP and stdio.
 //! - [`answer`]: one page of a document as markdown or JSON — what both the server and
 //!   `semgraph query` print.
 //! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`]: the commands.
@@ -12,6 +13,7 @@
 
 pub mod answer;
 pub mod index_cmd;
+pub mod mcp;
 pub mod query_cmd;
 pub mod scale;
 pub mod serve_cmd;

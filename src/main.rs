@@ -59,6 +59,19 @@ enum Command {
         #[arg(long)]
         bind: Option<String>,
     },
+    /// Serve the MCP tools on stdin/stdout to a local client (the local user, full access).
+    /// Over HTTP, `semgraph serve` answers MCP at /mcp.
+    Mcp {
+        /// Speak MCP on stdin/stdout.
+        #[arg(long, required = true)]
+        stdio: bool,
+        /// The store directory, opened read-only (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// A semgraph.toml naming the store.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
     /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
     Query {
         /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
@@ -120,6 +133,9 @@ fn main() -> anyhow::Result<()> {
             semgraph::serve_cmd::serve(semgraph::serve_cmd::ServeArgs { store, config, bind })?
         }
         Command::Up { path, store, bind } => semgraph::serve_cmd::up(path.as_deref(), store, bind)?,
+        Command::Mcp { store, config, .. } => {
+            semgraph::mcp::run_stdio(semgraph::mcp::StdioArgs { store, config })?
+        }
         Command::Query {
             target,
             params,

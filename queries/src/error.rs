@@ -69,15 +69,17 @@ impl QueryError {
         QueryError::new(ErrorKind::InvalidRequest, msg)
     }
 
-    pub(crate) fn unknown_parameter(spec: &EndpointSpec, name: &str, missing: Option<&str>) -> QueryError {
-        QueryError::parameter_with(spec, name, &format!("unknown parameter `{name}`"), missing)
+    /// An unknown parameter `name`; `meant` is the parameter it most likely stands for
+    /// when no name is near it.
+    pub(crate) fn unknown_parameter(spec: &EndpointSpec, name: &str, meant: Option<&str>) -> QueryError {
+        QueryError::parameter_hinted(spec, name, &format!("unknown parameter `{name}`"), meant)
     }
 
     pub(crate) fn parameter(spec: &EndpointSpec, name: &str, problem: &str) -> QueryError {
-        QueryError::parameter_with(spec, name, problem, None)
+        QueryError::parameter_hinted(spec, name, problem, None)
     }
 
-    fn parameter_with(spec: &EndpointSpec, name: &str, problem: &str, fallback: Option<&str>) -> QueryError {
+    fn parameter_hinted(spec: &EndpointSpec, name: &str, problem: &str, meant: Option<&str>) -> QueryError {
         let mut msg = format!(
             "# 422: {problem}\n\nEndpoint `{} {}` — parameter `{name}`.\n\n",
             match spec.method {
@@ -87,12 +89,8 @@ impl QueryError {
             spec.path()
         );
         let near = nearest(name, spec.params.iter().map(|p| p.name), 1);
-        let best = near
-            .first()
-            .map(String::as_str)
-            .filter(|b| *b != name)
-            .or(fallback);
-        if let Some(best) = best {
+        let best = near.first().map(String::as_str).or(meant);
+        if let Some(best) = best.filter(|b| *b != name) {
             msg.push_str(&format!("Did you mean `{best}`?\n\n"));
         }
         msg.push_str("Parameters of this endpoint:\n\n");

@@ -22,13 +22,17 @@ impl Args {
     pub(crate) fn check(spec: &EndpointSpec, given: &BTreeMap<String, String>) -> Result<Args, QueryError> {
         for name in given.keys() {
             if spec.param(name).is_none() && !PAGING.contains(&name.as_str()) {
-                // The likely intent of an unknown name with no near spelling: a required
-                // parameter the request leaves out (`name=` for `fqn=`).
-                let missing = spec
+                // An unknown name beside a missing required one (`name` for `fqn`) most
+                // likely meant that one, however little the two names look alike.
+                let mut missing = spec
                     .params
                     .iter()
-                    .find(|p| p.required && !given.contains_key(p.name));
-                return Err(QueryError::unknown_parameter(spec, name, missing.map(|p| p.name)));
+                    .filter(|p| p.required && !given.contains_key(p.name));
+                let meant = match (missing.next(), missing.next()) {
+                    (Some(only), None) => Some(only.name),
+                    _ => None,
+                };
+                return Err(QueryError::unknown_parameter(spec, name, meant));
             }
         }
         for name in PAGING {
@@ -108,5 +112,30 @@ impl Args {
     /// A boolean parameter.
     pub(crate) fn flag(&self, name: &str) -> bool {
         self.get(name) == Some("true")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::endpoint_spec;
+
+    fn given(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unknown_name_beside_a_missing_required_one_is_pointed_to_it() {
+        let callers = endpoint_spec("code", "callers").expect("code/callers");
+        let err = Args::check(callers, &given(&[("name", "a.B.c")])).expect_err("unknown");
+        assert!(err.body().contains("Did you mean `fqn`?"), "{}", err.body());
+        // With the required one given, only a near name is suggested.
+        let err = Args::check(callers, &given(&[("fqn", "a.B.c"), ("name", "x")])).expect_err("unknown");
+        assert!(!err.body().contains("Did you mean `fqn`?"), "{}", err.body());
+        let err = Args::check(callers, &given(&[("fqn", "a.B.c"), ("dept", "2")])).expect_err("unknown");
+        assert!(err.body().contains("Did you mean `depth`?"), "{}", err.body());
     }
 }

@@ -207,24 +207,8 @@ impl Auth {
         if !self.is_configured() {
             return Ok(Caller::full_access());
         }
-        let token = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                let (scheme, rest) = v.trim().split_once(' ')?;
-                scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
-            })
-            .filter(|t| !t.is_empty())
-            .ok_or(AuthRejection::Missing)?;
-        // Compare against every credential, without stopping at a match, so the time taken
-        // says nothing about which one (or how much of one) matched.
-        let mut found: Option<&Credential> = None;
-        for c in &self.credentials {
-            if bool::from(c.secret.as_slice().ct_eq(token.as_bytes())) && found.is_none() {
-                found = Some(c);
-            }
-        }
-        match &found.ok_or(AuthRejection::Unknown)?.grant {
+        let token = bearer(headers).ok_or(AuthRejection::Missing)?;
+        match &self.credential(token).ok_or(AuthRejection::Unknown)?.grant {
             Grant::Area(area) if area == ALL_AREAS => Ok(Caller::full_access()),
             Grant::Area(area) => Ok(Caller::of_area(area.clone())),
             Grant::Gateway { default_area } => {
@@ -246,6 +230,41 @@ impl Auth {
             }
         }
     }
+}
+
+impl Auth {
+    /// True when the request's bearer token is a gateway credential: one that may assert
+    /// its caller's area (the MCP layer presents a gateway's `caller_area` only then).
+    pub fn is_gateway(&self, headers: &HeaderMap) -> bool {
+        bearer(headers)
+            .and_then(|token| self.credential(token))
+            .is_some_and(|c| matches!(c.grant, Grant::Gateway { .. }))
+    }
+
+    /// The credential whose secret is `token`. Every credential is compared, without
+    /// stopping at a match, so the time taken says nothing about which one (or how much of
+    /// one) matched.
+    fn credential(&self, token: &str) -> Option<&Credential> {
+        let mut found: Option<&Credential> = None;
+        for c in &self.credentials {
+            if bool::from(c.secret.as_slice().ct_eq(token.as_bytes())) && found.is_none() {
+                found = Some(c);
+            }
+        }
+        found
+    }
+}
+
+/// The token of `Authorization: Bearer <token>`.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            let (scheme, rest) = v.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+        })
+        .filter(|t| !t.is_empty())
 }
 
 #[cfg(test)]
@@ -317,6 +336,9 @@ mod tests {
             a.caller(&headers(Some("gateway-secret"), Some("*"))),
             Err(AuthRejection::NoArea(_))
         ));
+        assert!(a.is_gateway(&headers(Some("gateway-secret"), None)));
+        assert!(!a.is_gateway(&headers(Some("commerce-secret"), Some("finance"))));
+        assert!(!a.is_gateway(&headers(None, None)));
         assert!(!format!("{a:?}").contains("secret"));
     }
 

@@ -171,10 +171,18 @@ pub fn api_router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// The whole application: the API, with every request logged (method, path, status,
-/// elapsed; never parameters, bodies or tokens).
+/// The whole application: the API and the MCP server at `/mcp`, with every request logged
+/// (method, path, status, elapsed; never parameters, bodies or tokens).
 pub fn app(state: AppState) -> Router {
-    api_router(state).layer(middleware::from_fn(log_request))
+    app_until(state, tokio_util::sync::CancellationToken::new())
+}
+
+/// [`app`], whose MCP sessions and event streams end when `closing` is cancelled.
+fn app_until(state: AppState, closing: tokio_util::sync::CancellationToken) -> Router {
+    let mcp = crate::mcp::http_service(&state, closing);
+    api_router(state)
+        .nest_service("/mcp", mcp)
+        .layer(middleware::from_fn(log_request))
 }
 
 async fn log_request(request: Request, next: Next) -> Response {
@@ -233,15 +241,20 @@ pub async fn bind(bind: &str, auth: &Auth) -> Result<tokio::net::TcpListener, St
         .map_err(|e| StartError::Bind(bind.to_string(), e))
 }
 
-/// Serves [`app`] on `listener` until `shutdown` completes, then finishes the requests in
-/// flight.
+/// Serves [`app`] on `listener` until `shutdown` completes, then ends the MCP sessions and
+/// finishes the requests in flight.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
+    let closing = tokio_util::sync::CancellationToken::new();
+    let app = app_until(state, closing.clone());
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            closing.cancel();
+        })
         .await
 }
 

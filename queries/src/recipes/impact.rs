@@ -284,42 +284,59 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     // Callers by depth (production only), each with its call site.
     let mut callers: Vec<CallerRow> =
         trace.step("callers by depth with call sites", || -> Result<_, QueryError> {
-            let rows: Vec<CallerRow> = production
-                .par_iter()
-                .map(|n| -> Result<CallerRow, QueryError> {
+            // Every caller is counted; call sites (one store read each) are looked up only
+            // for the rows the document shows.
+            let mut rows: Vec<(CallerRow, u32, Via)> = production
+                .iter()
+                .map(|n| {
                     let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
-                    let lines = call_lines(ctx, n.id.0, below, via)?;
                     let r = NodeRef::of(ctx, n);
-                    let site = match (&r.file, lines.first()) {
-                        (Some(f), Some(_)) => format!(
-                            "{f}:{}",
-                            lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-                        ),
-                        _ => r.location(),
-                    };
-                    Ok(CallerRow {
+                    let row = CallerRow {
                         depth: depth_of.get(&n.id.0).copied().unwrap_or(0),
                         calls: by_id.get(&below).map(|b| method_display(b)).unwrap_or_default(),
+                        site: r.location(),
                         method: r,
                         via: via_word(via),
-                        site,
-                    })
+                    };
+                    (row, below, via)
+                })
+                .collect();
+            rows.sort_by(|(a, ..), (b, ..)| {
+                (a.depth, &a.method.product, a.method.display()).cmp(&(
+                    b.depth,
+                    &b.method.product,
+                    b.method.display(),
+                ))
+            });
+            let mut per_depth: HashMap<usize, usize> = HashMap::new();
+            rows.retain(|(r, ..)| {
+                let n = per_depth.entry(r.depth).or_default();
+                *n += 1;
+                *n <= ROWS
+            });
+            let rows: Vec<CallerRow> = rows
+                .into_par_iter()
+                .map(|(mut row, below, via)| -> Result<CallerRow, QueryError> {
+                    let lines = call_lines(ctx, row.method.id, below, via)?;
+                    if let (Some(f), Some(_)) = (&row.method.file, lines.first()) {
+                        row.site = format!(
+                            "{f}:{}",
+                            lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                        );
+                    }
+                    Ok(row)
                 })
                 .collect::<Result<_, _>>()?;
-            let direct = rows.iter().filter(|r| r.depth == 1).count();
+            let direct = production
+                .iter()
+                .filter(|n| depth_of.get(&n.id.0) == Some(&1))
+                .count();
             Ok((
                 rows,
                 format!("{direct} direct production callers, {} in all", production.len()),
             ))
         })?;
-    callers.sort_by(|a, b| {
-        (a.depth, &a.method.product, a.method.display()).cmp(&(
-            b.depth,
-            &b.method.product,
-            b.method.display(),
-        ))
-    });
-    let callers_total = callers.len();
+    let callers_total = production.len();
 
     // Endpoints and entry points whose handler is the change or reaches it.
     // Entry points over every level searched; topics and tables within `depth`.

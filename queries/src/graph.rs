@@ -86,6 +86,15 @@ impl<'a> Ctx<'a> {
         Ok(self.snap.nodes(&ids)?.into_iter().flatten().collect())
     }
 
+    /// The nodes of `ids` (duplicates read once) by id, in one batched read.
+    pub(crate) fn load_map(
+        &self,
+        ids: impl IntoIterator<Item = u32>,
+    ) -> Result<HashMap<u32, Node>, QueryError> {
+        let unique: std::collections::BTreeSet<u32> = ids.into_iter().collect();
+        Ok(self.load(unique)?.into_iter().map(|n| (n.id.0, n)).collect())
+    }
+
     pub(crate) fn neighbors(&self, id: NodeId, dir: Direction, kind: EdgeKind) -> Vec<u32> {
         self.adj().neighbors(id, dir, kind).map(|n| n.0).collect()
     }

@@ -421,27 +421,47 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let topics = trace.step(
         "topics produced and their consumers",
         || -> Result<_, QueryError> {
+            // Edges from the adjacency, then one batched read for the nodes they reach.
+            let produced: Vec<(u32, u32)> = reach
+                .iter()
+                .flat_map(|m| {
+                    ctx.neighbors(NodeId(m), Direction::Out, EdgeKind::Produces)
+                        .into_iter()
+                        .map(move |t| (m, t))
+                })
+                .collect();
+            let topic_ids: BTreeSet<u32> = produced.iter().map(|&(_, t)| t).collect();
+            let consumed: Vec<(u32, u32)> = topic_ids
+                .iter()
+                .flat_map(|&t| {
+                    ctx.neighbors(NodeId(t), Direction::In, EdgeKind::Consumes)
+                        .into_iter()
+                        .map(move |c| (t, c))
+                })
+                .collect();
+            let loaded = ctx.load_map(topic_ids.iter().copied().chain(consumed.iter().map(|&(_, c)| c)))?;
             let mut merged: BTreeMap<(String, String), TopicRow> = BTreeMap::new();
-            for m in reach.iter() {
-                for t in ctx.neighbor_nodes(NodeId(m), Direction::Out, EdgeKind::Produces)? {
-                    let broker = t.attr("broker").unwrap_or("").to_string();
-                    let row = merged
-                        .entry((t.name.clone(), broker.clone()))
-                        .or_insert_with(|| TopicRow {
-                            topic: t.name.clone(),
-                            broker,
-                            produced_by: Vec::new(),
-                            consumers: Vec::new(),
-                        });
-                    if let Some(p) = by_id.get(&m) {
-                        row.produced_by.push(method_display(p));
-                    }
-                    row.consumers.extend(
-                        ctx.neighbor_nodes(t.id, Direction::In, EdgeKind::Consumes)?
-                            .iter()
-                            .map(|c| format!("{} ({})", method_display(c), ctx.product_name(c.product))),
-                    );
+            for &(m, t) in &produced {
+                let Some(t) = loaded.get(&t) else { continue };
+                let broker = t.attr("broker").unwrap_or("").to_string();
+                let row = merged
+                    .entry((t.name.clone(), broker.clone()))
+                    .or_insert_with(|| TopicRow {
+                        topic: t.name.clone(),
+                        broker,
+                        produced_by: Vec::new(),
+                        consumers: Vec::new(),
+                    });
+                if let Some(p) = by_id.get(&m) {
+                    row.produced_by.push(method_display(p));
                 }
+                row.consumers.extend(
+                    consumed
+                        .iter()
+                        .filter(|&&(topic, _)| topic == t.id.0)
+                        .filter_map(|(_, c)| loaded.get(c))
+                        .map(|c| format!("{} ({})", method_display(c), ctx.product_name(c.product))),
+                );
             }
             let mut rows: Vec<TopicRow> = merged.into_values().collect();
             for r in &mut rows {
@@ -458,17 +478,25 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
 
     // Tables written by the change or its callers.
     let tables_written = trace.step("tables written", || -> Result<_, QueryError> {
+        let written: Vec<(u32, u32)> = reach
+            .iter()
+            .flat_map(|m| {
+                ctx.neighbors(NodeId(m), Direction::Out, EdgeKind::Writes)
+                    .into_iter()
+                    .map(move |t| (m, t))
+            })
+            .collect();
+        let tables = ctx.load_map(written.iter().map(|&(_, t)| t))?;
         let mut merged: BTreeMap<u32, TableRow> = BTreeMap::new();
-        for m in reach.iter() {
-            for t in ctx.neighbor_nodes(NodeId(m), Direction::Out, EdgeKind::Writes)? {
-                let row = merged.entry(t.id.0).or_insert_with(|| TableRow {
-                    table: t.name.clone(),
-                    product: ctx.product_name(t.product),
-                    written_by: Vec::new(),
-                });
-                if let Some(p) = by_id.get(&m) {
-                    row.written_by.push(method_display(p));
-                }
+        for (m, t) in written {
+            let Some(t) = tables.get(&t) else { continue };
+            let row = merged.entry(t.id.0).or_insert_with(|| TableRow {
+                table: t.name.clone(),
+                product: ctx.product_name(t.product),
+                written_by: Vec::new(),
+            });
+            if let Some(p) = by_id.get(&m) {
+                row.written_by.push(method_display(p));
             }
         }
         let rows: Vec<TableRow> = merged.into_values().collect();

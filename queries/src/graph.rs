@@ -323,7 +323,7 @@ pub(crate) enum Via {
 }
 
 /// For each reached node: the node below it that it reaches and how.
-pub(crate) type Parents = HashMap<u32, (u32, Via)>;
+pub(crate) type Parents = rustc_hash::FxHashMap<u32, (u32, Via)>;
 
 /// The callers of `frontier` one hop up, each with the frontier node it reaches and how.
 fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32, u32, Via)) {
@@ -363,41 +363,66 @@ pub(crate) fn blast_radius_with_parents(
     seeds: &RoaringBitmap,
     depth: u32,
 ) -> (Vec<RoaringBitmap>, Parents) {
-    blast_radius_until(adj, seeds, depth, |_, _| true)
+    let (layers, parents, _) = blast_radius_until(adj, seeds, depth, |_, _| true);
+    (layers, parents)
 }
 
-/// Like [`blast_radius`], with parents, going one more level only while
-/// `more(levels_done, methods_reached)` says so.
+/// Like [`blast_radius`], with parents, going on only while `more(level, methods_reached)`
+/// says so. It is asked before each level and again at each new method, so a level that
+/// explodes on a hub is cut where the budget runs out (the last layer is then partial).
+/// The flag says whether the budget stopped the walk before `depth` or exhaustion did.
 pub(crate) fn blast_radius_until(
     adj: &Adjacency,
     seeds: &RoaringBitmap,
     depth: u32,
     more: impl Fn(u32, u64) -> bool,
-) -> (Vec<RoaringBitmap>, Parents) {
-    let mut seen = seeds.clone();
-    let mut parents: Parents = HashMap::new();
+) -> (Vec<RoaringBitmap>, Parents, bool) {
+    // A dense bit set of the nodes seen: ids are dense, and this is the hot loop.
+    let mut seen = vec![0u64; adj.node_slots() / 64 + 1];
+    let mut mark = |id: u32| -> bool {
+        match seen.get_mut((id / 64) as usize) {
+            Some(word) if *word & (1 << (id % 64)) == 0 => {
+                *word |= 1 << (id % 64);
+                true
+            }
+            _ => false,
+        }
+    };
+    for s in seeds {
+        mark(s);
+    }
+    let mut parents: Parents = Parents::default();
     let mut frontier: Vec<u32> = seeds.iter().collect();
     let mut layers = Vec::new();
     let mut reached = 0u64;
+    let mut cut = false;
     for level in 0..depth {
         if !more(level, reached) {
+            cut = true;
             break;
         }
-        let mut next = RoaringBitmap::new();
+        let mut next: Vec<u32> = Vec::new();
+        let mut open = true;
         callers_one_hop(adj, &frontier, |caller, below, via| {
-            if seen.insert(caller) {
-                next.insert(caller);
+            if open && mark(caller) {
+                next.push(caller);
                 parents.insert(caller, (below, via));
+                open = more(level, reached + next.len() as u64);
             }
         });
         if next.is_empty() {
             break;
         }
-        reached += next.len();
-        frontier = next.iter().collect();
-        layers.push(next);
+        next.sort_unstable();
+        reached += next.len() as u64;
+        layers.push(RoaringBitmap::from_sorted_iter(next.iter().copied()).unwrap_or_default());
+        frontier = next;
+        if !open {
+            cut = true;
+            break;
+        }
     }
-    (layers, parents)
+    (layers, parents, cut)
 }
 
 /// The endpoints and entry points whose handler is in `methods` (Serves edges into them).

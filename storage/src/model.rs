@@ -224,6 +224,22 @@ impl NodeFlags {
     /// Marked deprecated.
     pub const DEPRECATED: NodeFlags = NodeFlags(1 << 6);
 
+    /// Every single flag with its stable name; the store keeps a set of nodes per flag.
+    pub const ALL: &'static [(NodeFlags, &'static str)] = &[
+        (NodeFlags::EXTERNAL, "external"),
+        (NodeFlags::TEST, "test"),
+        (NodeFlags::PUBLIC, "public"),
+        (NodeFlags::STATIC, "static"),
+        (NodeFlags::ABSTRACT, "abstract"),
+        (NodeFlags::GENERATED, "generated"),
+        (NodeFlags::DEPRECATED, "deprecated"),
+    ];
+
+    /// The position of a single flag in [`NodeFlags::ALL`] (None for none or several).
+    pub(crate) fn slot(self) -> Option<usize> {
+        NodeFlags::ALL.iter().position(|(f, _)| *f == self)
+    }
+
     /// True when every flag of `other` is set.
     pub fn contains(self, other: NodeFlags) -> bool {
         self.0 & other.0 == other.0

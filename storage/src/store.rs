@@ -23,7 +23,8 @@ use crate::codec::{self, NameIndex};
 use crate::error::{Result, StoreError};
 use crate::link::{self, LinkDecl, UnlinkedRef};
 use crate::model::{
-    ContentKind, EdgeAttrs, EdgeKind, IndexRun, Node, NodeId, NodeKind, ProductId, ProductInfo, RunStatus,
+    ContentKind, EdgeAttrs, EdgeKind, IndexRun, Node, NodeFlags, NodeId, NodeKind, ProductId, ProductInfo,
+    RunStatus,
 };
 
 pub(crate) const CF_DEFAULT: &str = "default";
@@ -75,6 +76,11 @@ pub(crate) fn kind_set_name(kind: NodeKind) -> String {
     format!("@kind:{}", kind.as_str())
 }
 
+/// The set of a run's nodes carrying one flag of [`NodeFlags::ALL`].
+pub(crate) fn flag_set_name(flag: &str) -> String {
+    format!("@flag:{flag}")
+}
+
 /// What the store has committed, persisted whole under `meta/catalog` at every commit.
 #[derive(Clone, Debug, Default, Encode, Decode)]
 pub(crate) struct Catalog {
@@ -118,6 +124,8 @@ pub(crate) struct ProductState {
     pub(crate) info: ProductInfo,
     pub(crate) nodes: RoaringBitmap,
     pub(crate) kinds: Vec<RoaringBitmap>,
+    /// The nodes carrying each flag of [`NodeFlags::ALL`].
+    pub(crate) flagged: Vec<RoaringBitmap>,
 }
 
 /// Everything a reader needs in memory about one generation.
@@ -127,6 +135,8 @@ pub(crate) struct GraphState {
     pub(crate) products: Vec<ProductState>,
     pub(crate) live: RoaringBitmap,
     pub(crate) kinds: Vec<RoaringBitmap>,
+    /// The live nodes carrying each flag of [`NodeFlags::ALL`].
+    pub(crate) flagged: Vec<RoaringBitmap>,
     pub(crate) adjacency: Adjacency,
     pub(crate) decls: Vec<(u32, LinkDecl)>,
     pub(crate) links: Vec<Edge>,
@@ -140,6 +150,7 @@ impl GraphState {
             products: Vec::new(),
             live: RoaringBitmap::new(),
             kinds: vec![RoaringBitmap::new(); NodeKind::ALL.len()],
+            flagged: vec![RoaringBitmap::new(); NodeFlags::ALL.len()],
             adjacency: Adjacency::default(),
             decls: Vec::new(),
             links: Vec::new(),
@@ -499,6 +510,37 @@ impl Store {
         }
     }
 
+    /// The flag sets of a run. A run committed before flag sets existed has none: its
+    /// flags are read from its node records once, on open.
+    fn read_flag_sets(&self, run: u64, nodes: &RoaringBitmap) -> Result<Vec<RoaringBitmap>> {
+        let inner = &self.inner;
+        let first = codec::set_key(run, &flag_set_name(NodeFlags::ALL[0].1));
+        if inner.db.get_pinned_cf(inner.cf(CF_SETS), first)?.is_some() {
+            return NodeFlags::ALL
+                .iter()
+                .map(|(_, name)| self.read_set(run, &flag_set_name(name)))
+                .collect();
+        }
+        let mut flagged = vec![RoaringBitmap::new(); NodeFlags::ALL.len()];
+        let ids: Vec<u32> = nodes.iter().collect();
+        for chunk in ids.chunks(4096) {
+            let keys: Vec<_> = chunk.iter().map(|&id| codec::id_key(id)).collect();
+            let values = inner
+                .db
+                .batched_multi_get_cf(inner.cf(CF_NODES), keys.iter(), false);
+            for (id, value) in chunk.iter().zip(values) {
+                let Some(bytes) = value? else { continue };
+                let node: Node = codec::decode_record(CF_NODES, &bytes)?;
+                for (set, (flag, _)) in flagged.iter_mut().zip(NodeFlags::ALL) {
+                    if node.flags.contains(*flag) {
+                        set.insert(*id);
+                    }
+                }
+            }
+        }
+        Ok(flagged)
+    }
+
     fn load_state(&self, catalog: &Catalog) -> Result<GraphState> {
         let inner = &self.inner;
         let mut state = GraphState::empty();
@@ -511,6 +553,10 @@ impl Store {
                 state.kinds[kind.code() as usize] |= &set;
                 kinds.push(set);
             }
+            let flagged = self.read_flag_sets(p.run, &nodes)?;
+            for (all, set) in state.flagged.iter_mut().zip(&flagged) {
+                *all |= set;
+            }
             state.live |= &nodes;
             state.products.push(ProductState {
                 info: ProductInfo {
@@ -522,6 +568,7 @@ impl Store {
                 },
                 nodes,
                 kinds,
+                flagged,
             });
         }
         state.products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
@@ -739,6 +786,16 @@ impl Snapshot {
         self.state.products.iter().find(|p| p.info.name == name)
     }
 
+    /// The products owning at least one node of `nodes`, by name, each with its node set.
+    pub fn products_touching(&self, nodes: &RoaringBitmap) -> Vec<(ProductInfo, &RoaringBitmap)> {
+        self.state
+            .products
+            .iter()
+            .filter(|p| !p.nodes.is_disjoint(nodes))
+            .map(|p| (p.info.clone(), &p.nodes))
+            .collect()
+    }
+
     /// The product that owns `node`.
     pub fn product_of(&self, node: NodeId) -> Option<ProductInfo> {
         self.state
@@ -763,6 +820,12 @@ impl Snapshot {
     /// Every live node of `kind`, across products.
     pub fn nodes_of_kind(&self, kind: NodeKind) -> &RoaringBitmap {
         &self.state.kinds[kind.code() as usize]
+    }
+
+    /// Every live node carrying `flag` (one flag of [`NodeFlags::ALL`]; empty for others).
+    pub fn nodes_with_flag(&self, flag: NodeFlags) -> &RoaringBitmap {
+        static NONE: std::sync::LazyLock<RoaringBitmap> = std::sync::LazyLock::new(RoaringBitmap::new);
+        flag.slot().map(|i| &self.state.flagged[i]).unwrap_or(&NONE)
     }
 
     /// The nodes of `kind` in `product`.

@@ -18,12 +18,12 @@ use crate::codec;
 use crate::error::{Result, StoreError};
 use crate::link::{self, LinkDecl};
 use crate::model::{
-    ContentKind, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeId, NodeKind, ProductId,
-    ProductInfo, RunStatus, Warning,
+    ContentKind, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId, NodeKind,
+    ProductId, ProductInfo, RunStatus, Warning,
 };
 use crate::store::{
-    self, kind_set_name, GraphState, ProductRecord, ProductState, Retired, Staging, Store, CF_ADJ_IN,
-    CF_ADJ_OUT, CF_CONTENT, CF_EDGE_ATTRS, CF_LINKS, CF_LINK_EDGES, CF_NAMES, CF_NODES, CF_SETS,
+    self, flag_set_name, kind_set_name, GraphState, ProductRecord, ProductState, Retired, Staging, Store,
+    CF_ADJ_IN, CF_ADJ_OUT, CF_CONTENT, CF_EDGE_ATTRS, CF_LINKS, CF_LINK_EDGES, CF_NAMES, CF_NODES, CF_SETS,
 };
 
 /// Edges buffered before they are written as merge operands.
@@ -63,6 +63,8 @@ pub struct ProductWriter {
     next_id: u32,
     nodes: RoaringBitmap,
     kinds: Vec<RoaringBitmap>,
+    /// The nodes carrying each flag of [`NodeFlags::ALL`].
+    flagged: Vec<RoaringBitmap>,
     batch: WriteBatch,
     /// Buffered edges: (source, kind, target).
     edge_buffer: Vec<(u32, EdgeKind, u32)>,
@@ -162,6 +164,7 @@ impl Store {
             next_id: catalog.next_id,
             nodes: RoaringBitmap::new(),
             kinds: vec![RoaringBitmap::new(); NodeKind::ALL.len()],
+            flagged: vec![RoaringBitmap::new(); NodeFlags::ALL.len()],
             batch: WriteBatch::default(),
             edge_buffer: Vec::new(),
             edges: 0,
@@ -236,6 +239,11 @@ impl ProductWriter {
         }
         self.nodes.insert(id);
         self.kinds[kind.code() as usize].insert(id);
+        for (set, (flag, _)) in self.flagged.iter_mut().zip(NodeFlags::ALL) {
+            if node.flags.contains(*flag) {
+                set.insert(id);
+            }
+        }
         self.maybe_flush_batch()?;
         Ok(NodeId(id))
     }
@@ -451,6 +459,14 @@ impl ProductWriter {
                     );
                 }
             }
+            // Written even when empty: a run without them predates flag sets (see load_state).
+            for (set, (_, name)) in self.flagged.iter().zip(NodeFlags::ALL) {
+                batch.put_cf(
+                    inner.cf(CF_SETS),
+                    codec::set_key(self.run, &flag_set_name(name)),
+                    codec::encode_ids(set),
+                );
+            }
             inner.db.write_opt(batch, &staging_write())?;
         }
         // Everything staged reaches disk before the commit record can.
@@ -570,13 +586,18 @@ impl ProductWriter {
             },
             nodes: self.nodes.clone(),
             kinds: self.kinds.clone(),
+            flagged: self.flagged.clone(),
         });
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
         let mut live = RoaringBitmap::new();
         let mut kinds = vec![RoaringBitmap::new(); NodeKind::ALL.len()];
+        let mut flagged = vec![RoaringBitmap::new(); NodeFlags::ALL.len()];
         for p in &products {
             live |= &p.nodes;
             for (all, set) in kinds.iter_mut().zip(&p.kinds) {
+                *all |= set;
+            }
+            for (all, set) in flagged.iter_mut().zip(&p.flagged) {
                 *all |= set;
             }
         }
@@ -643,6 +664,7 @@ impl ProductWriter {
             products,
             live,
             kinds,
+            flagged,
             adjacency,
             decls,
             links: resolution.edges,

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use semgraph_storage::{ContentKind, Direction, EdgeKind, NodeKind, Store};
+use semgraph_storage::{ContentKind, Direction, EdgeKind, NodeFlags, NodeKind, Store};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create copy");
@@ -37,6 +37,10 @@ fn a_committed_v1_store_opens_and_answers() {
     assert_eq!(method.len(), 1);
     let node = snap.node(method[0]).expect("read").expect("live");
     assert_eq!(node.kind, NodeKind::Method);
+    // Flag sets came later than format 1: they are read back from the node records.
+    assert!(snap.nodes_with_flag(NodeFlags::PUBLIC).contains(method[0].0));
+    assert_eq!(snap.nodes_with_flag(NodeFlags::PUBLIC).len(), 1);
+    assert!(snap.nodes_with_flag(NodeFlags::TEST).is_empty());
     assert_eq!(node.attr("signature"), Some("placeOrder(OrderRequest)"));
     assert_eq!(node.span.map(|s| s.start_line), Some(10));
     assert_eq!(

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use semgraph_storage::{Direction, EdgeKind, LinkPolicy, NewNode, NodeId, NodeKind, Store};
+use semgraph_storage::{Direction, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, Store};
 
 const PRODUCTS: &[&str] = &["alpha", "beta", "gamma"];
 const AREAS: &[&str] = &["north", "south"];
@@ -316,4 +316,51 @@ fn a_snapshot_keeps_its_generation_across_a_reindex() {
     let now = store.snapshot();
     assert!(now.find_by_fqn("a.old").expect("lookup").is_empty());
     assert_eq!(now.find_by_fqn("a.newer").expect("lookup").len(), 1);
+}
+
+#[test]
+fn flag_sets_follow_the_served_generation_and_survive_reopen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let test_fqns = |store: &Store| -> BTreeSet<String> {
+        let snap = store.snapshot();
+        let ids: Vec<NodeId> = snap.nodes_with_flag(NodeFlags::TEST).iter().map(NodeId).collect();
+        snap.nodes(&ids)
+            .expect("read")
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.fqn)
+            .collect()
+    };
+    {
+        let store = Store::open(dir.path()).expect("open");
+        for (product, area) in [("alpha", "north"), ("beta", "south")] {
+            let mut w = store.begin(product, area).expect("begin");
+            w.add_node(NewNode::new(NodeKind::Method, "prod").fqn(format!("{product}.prod")))
+                .expect("node");
+            w.add_node(
+                NewNode::new(NodeKind::Method, "check")
+                    .fqn(format!("{product}.check"))
+                    .flags(NodeFlags::TEST | NodeFlags::PUBLIC),
+            )
+            .expect("node");
+            w.commit().expect("commit");
+        }
+        assert_eq!(
+            test_fqns(&store),
+            BTreeSet::from(["alpha.check".to_string(), "beta.check".to_string()])
+        );
+        // Re-indexing alpha without its test drops it from the set; beta's stays.
+        let mut w = store.begin("alpha", "north").expect("begin");
+        w.add_node(NewNode::new(NodeKind::Method, "prod").fqn("alpha.prod"))
+            .expect("node");
+        w.commit().expect("commit");
+        assert_eq!(test_fqns(&store), BTreeSet::from(["beta.check".to_string()]));
+        assert_eq!(store.snapshot().nodes_with_flag(NodeFlags::PUBLIC).len(), 1);
+    }
+    let store = Store::open(dir.path()).expect("reopen");
+    assert_eq!(test_fqns(&store), BTreeSet::from(["beta.check".to_string()]));
+    assert!(store
+        .snapshot()
+        .nodes_with_flag(NodeFlags::TEST | NodeFlags::PUBLIC)
+        .is_empty());
 }

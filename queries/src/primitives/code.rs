@@ -547,7 +547,7 @@ fn callees_with_parents(
 ) -> (Vec<RoaringBitmap>, crate::graph::Parents) {
     let adj = ctx.adj();
     let mut seen = seeds.clone();
-    let mut parents = HashMap::new();
+    let mut parents = crate::graph::Parents::default();
     let mut frontier: Vec<u32> = seeds.iter().collect();
     let mut layers = Vec::new();
     for _ in 0..depth {

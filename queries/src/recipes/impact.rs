@@ -34,6 +34,8 @@ const BUDGET: u64 = 50_000;
 /// only while the reached set stays under [`ENTRY_BUDGET`].
 const ENTRY_DEPTH: u32 = 8;
 const ENTRY_BUDGET: u64 = 5_000;
+/// Most tests read to choose the five shown by name.
+const CANDIDATES: usize = 2_000;
 const VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 #[derive(Serialize, Clone)]
@@ -214,7 +216,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let (layers, parents) = trace.step(
         "blast radius (calls, interface dispatch, HTTP)",
         || -> Result<_, QueryError> {
-            let (layers, parents) =
+            let (layers, parents, cut) =
                 blast_radius_until(ctx.adj(), &seeds, ENTRY_DEPTH.max(depth), |level, reached| {
                     reached <= BUDGET && (level < depth || reached <= ENTRY_BUDGET)
                 });
@@ -227,8 +229,15 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 .collect();
             let deeper: u64 = layers.iter().skip(depth as usize).map(|l| l.len()).sum();
             let beyond = if layers.len() > depth as usize {
+                let cut = if cut && total <= BUDGET {
+                    format!(
+                        ", where it stopped at its budget of {ENTRY_BUDGET} methods: entry points reached only further up may be missing"
+                    )
+                } else {
+                    String::new()
+                };
                 format!(
-                    "; the entry-point search went on to depth {} ({deeper} more methods)",
+                    "; the entry-point search went on to depth {} ({deeper} more methods){cut}",
                     layers.len()
                 )
             } else {
@@ -254,46 +263,58 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         ));
     }
 
-    // Load every affected method once, in parallel batches.
-    let affected_ids: Vec<u32> = layers
-        .iter()
-        .flat_map(|l| l.iter())
-        .take(BUDGET as usize)
-        .collect();
-    let affected: Vec<Node> = trace.step("load affected methods", || -> Result<_, QueryError> {
-        let chunks: Vec<Vec<Node>> = affected_ids
-            .par_chunks(2048)
-            .map(|c| ctx.load(c.iter().copied()))
-            .collect::<Result<_, _>>()?;
-        let nodes: Vec<Node> = chunks.into_iter().flatten().collect();
-        let n = nodes.len();
-        Ok((nodes, format!("{n} loaded")))
-    })?;
-    let depth_of: HashMap<u32, usize> = layers
-        .iter()
-        .enumerate()
-        .flat_map(|(d, l)| l.iter().map(move |id| (id, d + 1)))
-        .collect();
-    let by_id: HashMap<u32, &Node> = affected.iter().chain(&seeds_nodes).map(|n| (n.id.0, n)).collect();
-    let within = |n: &&Node| depth_of.get(&n.id.0).is_some_and(|&d| d <= depth as usize);
-    let (tests, production_all): (Vec<&Node>, Vec<&Node>) =
-        affected.iter().partition(|n| n.flags.contains(NodeFlags::TEST));
-    let tests: Vec<&Node> = tests.into_iter().filter(within).collect();
-    let production: Vec<&Node> = production_all.iter().copied().filter(within).collect();
+    // Tests and products are told apart with the in-memory flag and product sets; only
+    // the methods a row of the document shows are read from the store.
+    // The depth at which a reached method was first found (None for the seeds).
+    let depth_of = |id: u32| layers.iter().position(|l| l.contains(id)).map(|d| d + 1);
+    let test_flagged = ctx.snap.nodes_with_flag(NodeFlags::TEST);
+    let mut searched = RoaringBitmap::new();
+    for l in &layers {
+        searched |= l;
+    }
+    let mut within_depth = RoaringBitmap::new();
+    for l in layers.iter().take(depth as usize) {
+        within_depth |= l;
+    }
+    let production_all = &searched - test_flagged;
+    let production = &within_depth - test_flagged;
+    let tests = &within_depth & test_flagged;
+    let mut by_id: HashMap<u32, Node> = seeds_nodes.iter().map(|n| (n.id.0, n.clone())).collect();
 
     // Callers by depth (production only), each with its call site.
     let mut callers: Vec<CallerRow> =
         trace.step("callers by depth with call sites", || -> Result<_, QueryError> {
-            // Every caller is counted; call sites (one store read each) are looked up only
-            // for the rows the document shows.
-            let mut rows: Vec<(CallerRow, u32, Via)> = production
+            // Per depth, the rows shown come from the products in name order, each product's
+            // callers in index order (a file's methods together), then sorted by name: only
+            // the rows shown are read from the store.
+            let mut shown: Vec<u32> = Vec::new();
+            for layer in layers.iter().take(depth as usize) {
+                let layer = layer - test_flagged;
+                let mut room = ROWS;
+                for (_, nodes) in ctx.snap.products_touching(&layer) {
+                    let part = &layer & nodes;
+                    let before = shown.len();
+                    shown.extend(part.iter().take(room));
+                    room -= shown.len() - before;
+                    if room == 0 {
+                        break;
+                    }
+                }
+            }
+            let parents_shown: Vec<u32> = shown
                 .iter()
+                .filter_map(|id| parents.get(id).map(|&(below, _)| below))
+                .collect();
+            by_id.extend(ctx.load_map(shown.iter().copied().chain(parents_shown))?);
+            let mut rows: Vec<(CallerRow, u32, Via)> = shown
+                .iter()
+                .filter_map(|id| by_id.get(id))
                 .map(|n| {
                     let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
                     let r = NodeRef::of(ctx, n);
                     let row = CallerRow {
-                        depth: depth_of.get(&n.id.0).copied().unwrap_or(0),
-                        calls: by_id.get(&below).map(|b| method_display(b)).unwrap_or_default(),
+                        depth: depth_of(n.id.0).unwrap_or(0),
+                        calls: by_id.get(&below).map(method_display).unwrap_or_default(),
                         site: r.location(),
                         method: r,
                         via: via_word(via),
@@ -327,23 +348,18 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                     Ok(row)
                 })
                 .collect::<Result<_, _>>()?;
-            let direct = production
-                .iter()
-                .filter(|n| depth_of.get(&n.id.0) == Some(&1))
-                .count();
+            let direct = layers.first().map(|l| (l - test_flagged).len()).unwrap_or(0);
             Ok((
                 rows,
                 format!("{direct} direct production callers, {} in all", production.len()),
             ))
         })?;
-    let callers_total = production.len();
+    let callers_total = production.len() as usize;
 
     // Endpoints and entry points whose handler is the change or reaches it.
     // Entry points over every level searched; topics and tables within `depth`.
-    let mut reach_all = seeds.clone();
-    reach_all.extend(production_all.iter().map(|n| n.id.0));
-    let mut reach = seeds.clone();
-    reach.extend(production.iter().map(|n| n.id.0));
+    let reach_all = &seeds | &production_all;
+    let reach = &seeds | &production;
     let (endpoints, entry_points) = trace.step("entry points reached", || -> Result<_, QueryError> {
         let ids = reached_entry_points(ctx.adj(), &reach_all);
         let mut eps = Vec::new();
@@ -352,13 +368,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             let handler_depth = ctx
                 .neighbors(e.id, Direction::Out, EdgeKind::Serves)
                 .into_iter()
-                .filter_map(|h| {
-                    if seeds.contains(h) {
-                        Some(0)
-                    } else {
-                        depth_of.get(&h).copied()
-                    }
-                })
+                .filter_map(|h| if seeds.contains(h) { Some(0) } else { depth_of(h) })
                 .min()
                 .unwrap_or(0);
             let row = EntryRow {
@@ -392,9 +402,17 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
 
     // Callers in other products, reached over HTTP.
     let other_products = trace.step("callers in other services (HTTP)", || -> Result<_, QueryError> {
+        let mut over_http: Vec<(u32, u32)> = parents
+            .iter()
+            .filter(|(id, (_, via))| *via == Via::Http && production_all.contains(**id))
+            .map(|(&id, &(below, _))| (id, below))
+            .collect();
+        over_http.sort_unstable();
+        by_id.extend(ctx.load_map(over_http.iter().flat_map(|&(c, b)| [c, b]))?);
         let mut rows = Vec::new();
-        for n in &production_all {
-            if let Some(&(below, Via::Http)) = parents.get(&n.id.0) {
+        for (caller, below) in over_http {
+            let Some(n) = by_id.get(&caller) else { continue };
+            {
                 let Some(b) = by_id.get(&below) else { continue };
                 let served: Vec<Node> = ctx
                     .neighbor_nodes(b.id, Direction::In, EdgeKind::Serves)?
@@ -439,7 +457,13 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                         .map(move |c| (t, c))
                 })
                 .collect();
-            let loaded = ctx.load_map(topic_ids.iter().copied().chain(consumed.iter().map(|&(_, c)| c)))?;
+            let loaded = ctx.load_map(
+                topic_ids
+                    .iter()
+                    .copied()
+                    .chain(consumed.iter().map(|&(_, c)| c))
+                    .chain(produced.iter().map(|&(m, _)| m)),
+            )?;
             let mut merged: BTreeMap<(String, String), TopicRow> = BTreeMap::new();
             for &(m, t) in &produced {
                 let Some(t) = loaded.get(&t) else { continue };
@@ -452,7 +476,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                         produced_by: Vec::new(),
                         consumers: Vec::new(),
                     });
-                if let Some(p) = by_id.get(&m) {
+                if let Some(p) = loaded.get(&m) {
                     row.produced_by.push(method_display(p));
                 }
                 row.consumers.extend(
@@ -486,16 +510,16 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                     .map(move |t| (m, t))
             })
             .collect();
-        let tables = ctx.load_map(written.iter().map(|&(_, t)| t))?;
+        let loaded = ctx.load_map(written.iter().flat_map(|&(m, t)| [m, t]))?;
         let mut merged: BTreeMap<u32, TableRow> = BTreeMap::new();
         for (m, t) in written {
-            let Some(t) = tables.get(&t) else { continue };
+            let Some(t) = loaded.get(&t) else { continue };
             let row = merged.entry(t.id.0).or_insert_with(|| TableRow {
                 table: t.name.clone(),
                 product: ctx.product_name(t.product),
                 written_by: Vec::new(),
             });
-            if let Some(p) = by_id.get(&m) {
+            if let Some(p) = loaded.get(&m) {
                 row.written_by.push(method_display(p));
             }
         }
@@ -505,19 +529,28 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     })?;
 
     // Tests, apart.
-    let test_count = tests.len();
-    let mut test_refs: Vec<NodeRef> = tests.iter().map(|n| NodeRef::of(ctx, n)).collect();
+    let test_count = tests.len() as usize;
+    let test_cap = if include_tests {
+        BUDGET as usize
+    } else {
+        CANDIDATES
+    };
+    let mut test_refs: Vec<NodeRef> = ctx
+        .load(tests.iter().take(test_cap))?
+        .iter()
+        .map(|n| NodeRef::of(ctx, n))
+        .collect();
     test_refs.sort_by(|a, b| a.display().cmp(b.display()));
     trace.step("tests reaching the change", || -> Result<_, QueryError> {
         Ok(((), format!("{test_count} test method(s)")))
     })?;
 
     // Incidents that mention the affected products or the changed code.
-    let mut affected_products: Vec<String> = reach
-        .iter()
-        .filter_map(|id| by_id.get(&id).map(|n| ctx.product_name(n.product)))
-        .collect::<BTreeSet<_>>()
+    let mut affected_products: Vec<String> = ctx
+        .snap
+        .products_touching(&reach)
         .into_iter()
+        .map(|(p, _)| p.name)
         .collect();
     affected_products.sort();
     let incidents = trace.step(
@@ -615,7 +648,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         target: target.clone(),
         depth,
         targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
-        affected_methods: production.len(),
+        affected_methods: production.len() as usize,
         affected_products,
         callers_not_shown: callers_total - callers.len(),
         callers,

@@ -133,7 +133,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             "endpoints and entry points that reach it",
             || -> Result<_, QueryError> {
                 let users: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
-                let (layers, _) = blast_radius_until(ctx.adj(), &users, REACH_DEPTH, |_, reached| {
+                let (layers, _, _) = blast_radius_until(ctx.adj(), &users, REACH_DEPTH, |_, reached| {
                     reached <= REACH_BUDGET
                 });
                 let mut all = users.clone();

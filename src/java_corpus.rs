@@ -100,7 +100,9 @@ pub struct ProductTruth {
     pub tables: Vec<PlantedTable>,
     /// `@Scheduled` methods (method keys).
     pub scheduled: Vec<String>,
-    /// Call sites between methods of the product's own sources.
+    /// Calls between the product's own methods the generator planted and recorded (one per
+    /// caller, callee and place it was written; the rare repeat of a pair in one method is
+    /// recorded once).
     pub calls: u64,
     /// Those calls, when the spec asked to record them.
     pub call_list: Vec<PlantedCall>,
@@ -130,8 +132,11 @@ pub struct PlantedHttpCall {
     pub target_service: String,
     /// The endpoint's path as the target declares it.
     pub path: String,
-    /// `rest-template` or `web-client`.
+    /// `rest-template` or `web-client`, as the indexer names them.
     pub client: &'static str,
+    /// Where the client's base URL comes from: `@Value constructor parameter`, `@Value
+    /// field`, or `builder baseUrl(@Value constructor parameter)`.
+    pub base_url: &'static str,
 }
 
 /// A method that sends to or listens on a Kafka topic.
@@ -141,6 +146,9 @@ pub struct PlantedTopicUse {
     pub topic: String,
     /// The method key.
     pub method: String,
+    /// How the source names the topic: a producer's `constant`, `literal` or
+    /// `@Value field`; a listener's `literal` or `config placeholder`.
+    pub written: &'static str,
 }
 
 /// A table and the methods planted to read and write it.
@@ -709,6 +717,8 @@ fn wire(spec: &JavaCorpusSpec, plans: &[ProductPlan], p: usize) -> Wiring {
     let planned = me.features.len();
     let targets = (2 + planned / 40).min(6).min(others.len());
     let mut clients = Vec::new();
+    // Each way of writing a client appears in every company of a few products.
+    let mut style = p;
     for &target in others.iter().take(targets) {
         let mut callable: Vec<(usize, RouteKind)> = plans[target]
             .features
@@ -733,11 +743,12 @@ fn wire(spec: &JavaCorpusSpec, plans: &[ProductPlan], p: usize) -> Wiring {
             .collect();
         clients.push(ClientPlan {
             target,
-            web_client: rng.random_bool(0.4),
-            field_value: rng.random_bool(0.3),
+            web_client: style % 3 == 1,
+            field_value: style % 3 == 2,
             port: rng.random_bool(0.5),
             methods,
         });
+        style += 1;
     }
     let mut listeners = Vec::new();
     let wanted = 1 + planned / 30;
@@ -756,7 +767,7 @@ fn wire(spec: &JavaCorpusSpec, plans: &[ProductPlan], p: usize) -> Wiring {
             listeners.push(ListenerPlan {
                 source,
                 feature,
-                config_topic: rng.random_bool(0.6),
+                config_topic: (p + listeners.len()) % 2 == 1,
                 handler: rng.random_range(0..planned),
             });
         }
@@ -835,6 +846,8 @@ fn path_of(package: &str, class: &str, test: bool) -> String {
 /// One product being written.
 struct ProductGen<'a> {
     spec: &'a JavaCorpusSpec,
+    /// The product's position in the company.
+    index: usize,
     plans: &'a [ProductPlan],
     me: &'a ProductPlan,
     wiring: Wiring,
@@ -869,6 +882,7 @@ impl<'a> ProductGen<'a> {
         let dir = root.join(&me.name);
         ProductGen {
             spec,
+            index: p,
             plans,
             me,
             wiring,
@@ -1229,8 +1243,10 @@ impl<'a> ProductGen<'a> {
         };
         let validators = self.rng.random_bool(0.4);
         let job = self.rng.random_bool(0.3);
-        let config_topic = self.rng.random_bool(0.3);
-        let literal_topic = !config_topic && self.rng.random_bool(0.4);
+        // Publishers name their topic each of the three ways in turn.
+        let topic_style = (self.index + self.truth.produces.len()) % 3;
+        let config_topic = topic_style == 2;
+        let literal_topic = topic_style == 1;
         let controller_test = f.controller && self.rng.random_bool(0.35);
         let wildcard_mockito = self.rng.random_bool(0.3);
         let ctx = FeatureCtx {
@@ -1869,6 +1885,13 @@ impl ProductGen<'_> {
         self.truth.produces.push(PlantedTopicUse {
             topic: c.topic.clone(),
             method: send,
+            written: if config_topic {
+                "@Value field"
+            } else if literal_topic {
+                "literal"
+            } else {
+                "constant"
+            },
         });
         Ok(())
     }
@@ -3029,6 +3052,13 @@ impl ProductGen<'_> {
                     } else {
                         "rest-template"
                     },
+                    base_url: if plan.web_client {
+                        "builder baseUrl(@Value constructor parameter)"
+                    } else if plan.field_value {
+                        "@Value field"
+                    } else {
+                        "@Value constructor parameter"
+                    },
                 });
                 imps.push(format!("{client_pkg}.dto.{view}"));
                 if !views.iter().any(|(v, _)| *v == view) {
@@ -3168,6 +3198,11 @@ public class {class} {{
             self.truth.consumes.push(PlantedTopicUse {
                 topic,
                 method: caller,
+                written: if l.config_topic {
+                    "config placeholder"
+                } else {
+                    "literal"
+                },
             });
         }
         Ok(())

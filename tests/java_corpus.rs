@@ -244,6 +244,7 @@ fn every_cross_product_http_call_invokes_the_planted_endpoint() {
             }
             let linked = http.iter().any(|h| {
                 h.attr("target-service") == Some(call.target_service.as_str())
+                    && h.attr("client") == Some(call.client)
                     && g.out(h.id, EdgeKind::Invokes).any(|e| {
                         g.product(e) == call.target_product
                             && e.attr("verb") == Some(call.verb.as_str())
@@ -275,6 +276,18 @@ fn every_cross_product_http_call_invokes_the_planted_endpoint() {
         }
     }
     assert!(planted >= 6, "the corpus plants cross-product calls ({planted})");
+    let styles: HashSet<(&str, &str)> = ix
+        .corpus
+        .products
+        .iter()
+        .flat_map(|p| &p.http_calls)
+        .map(|c| (c.client, c.base_url))
+        .collect();
+    assert_eq!(
+        styles.len(),
+        3,
+        "every way of writing a client is planted: {styles:?}"
+    );
     assert_none("HTTP call problems", &problems);
 }
 
@@ -339,6 +352,30 @@ fn topics_link_producers_to_consumers_across_products() {
     assert!(
         pairs >= 3,
         "the corpus plants producer/consumer pairs across products ({pairs})"
+    );
+    let produced: HashSet<&str> = ix
+        .corpus
+        .products
+        .iter()
+        .flat_map(|p| &p.produces)
+        .map(|u| u.written)
+        .collect();
+    let consumed: HashSet<&str> = ix
+        .corpus
+        .products
+        .iter()
+        .flat_map(|p| &p.consumes)
+        .map(|u| u.written)
+        .collect();
+    assert_eq!(
+        produced.len(),
+        3,
+        "constant, literal and @Value topics are produced: {produced:?}"
+    );
+    assert_eq!(
+        consumed.len(),
+        2,
+        "literal and placeholder topics are consumed: {consumed:?}"
     );
     assert_none("topic problems", &problems);
 }

@@ -1,9 +1,17 @@
-//! Indexer benchmark: Java lines/s, DDL MB/s and Jira issues/minute, end to end
-//! (walk → parse → resolve → write → commit), with the peak RSS of each run.
+//! Indexer benchmark: Java lines/s and MB/s of a whole company, DDL MB/s and Jira
+//! issues/minute, end to end (walk → parse → resolve → write → commit), with peak RSS.
 //!
-//! The corpora are generated into a temporary folder, deterministically:
-//! - Java: the fixture company's Java sources copied N times, each copy with its own
-//!   packages (`com.acme.` → `com.acmeN.`), so fqns stay distinct, in one product;
+//! The corpora are generated into a temporary folder, deterministically, and deleted:
+//! - Java (`--java-lines`, default `1000000,4000000`): per size, the synthetic company of
+//!   `semgraph::java_corpus` — realistic Spring services of about 200,000 lines each
+//!   (`--java-products` at the largest size, default 20; smaller sizes get proportionally
+//!   fewer, so a product is the same size at every size), calling each other over HTTP and
+//!   Kafka — indexed product by product into one fresh store, as a company would. Printed
+//!   per size: lines, MB, seconds, lines/s, MB/s, the peak RSS of the whole size (reset
+//!   before it), nodes, edges, link edges, the store's size on disk, the call sites given
+//!   a target (in source or in a library, as `semgraph index` counts them) and the share of
+//!   the non-library ones resolved; then the peak RSS of the smallest and the largest size
+//!   side by side — memory that grew with the number of products would show there;
 //! - DDL (`--ddl-corpus mixed`, the default): PostgreSQL Flyway migrations, `mysqldump`
 //!   files with their rows and H2 scripts — commented tables, keys, indexes, foreign keys,
 //!   views, a few routines and triggers, seed `INSERT`s, and some statements (`CHECK`,
@@ -11,11 +19,14 @@
 //!   corpus without comments or data, `dense,mixed` runs both;
 //! - Jira: one search-API export of generated issues.
 //!
+//! The 4M-line size writes about 145 MB of sources (some 500 MB of disk in 4 KB blocks) and
+//! its store beside them; both are deleted before the next size.
+//!
 //! Run (release):
 //!
 //! ```text
 //! cargo bench --bench indexer
-//! cargo bench --bench indexer -- --java-lines 1000000 --ddl-mb 20 --jira-issues 50000
+//! cargo bench --bench indexer -- --java-lines 1000000 --java-products 5 --ddl-mb 20 --jira-issues 50000
 //! cargo bench --bench indexer -- --java-lines "" --ddl-mb 20 --ddl-corpus dense,mixed --jira-issues 0
 //! ```
 
@@ -25,46 +36,27 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use semgraph::java_corpus::{write_java_company, JavaCorpusSpec};
 use semgraph_indexer::{index_product, Company, NoProgress, ProductSource};
 use semgraph_storage::Store;
 
 struct Args {
     java_lines: Vec<u64>,
+    java_products: u32,
     ddl_mb: u64,
     ddl_corpus: String,
     jira_issues: u64,
 }
 
 fn parse_args() -> Args {
-    let java: String = support::arg("--java-lines", "250000,1000000".to_string());
+    let java: String = support::arg("--java-lines", "1000000,4000000".to_string());
     Args {
         java_lines: java.split(',').filter_map(|v| v.parse().ok()).collect(),
+        java_products: support::arg("--java-products", 20),
         ddl_mb: support::arg("--ddl-mb", 20),
         ddl_corpus: support::arg("--ddl-corpus", "mixed".to_string()),
         jira_issues: support::arg("--jira-issues", 50_000),
     }
-}
-
-fn fixture_java() -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/acme");
-    let mut out = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "java") {
-                let rel = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
-                out.push((rel, std::fs::read_to_string(&path).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 fn write(path: &Path, text: &str) {
@@ -97,37 +89,78 @@ fn run(store: &Store, source: ProductSource) -> (f64, semgraph_indexer::ProductR
     (started.elapsed().as_secs_f64(), report)
 }
 
-fn bench_java(dir: &Path, store: &Store, lines_wanted: u64) {
-    let files = fixture_java();
-    let lines_per_copy: u64 = files.iter().map(|(_, t)| t.lines().count() as u64).sum();
-    let copies = (lines_wanted / lines_per_copy.max(1)).max(1);
-    let repo = dir.join(format!("java-{lines_wanted}"));
-    let mut bytes = 0u64;
-    for c in 0..copies {
-        for (rel, text) in &files {
-            let renamed = text.replace("com.acme.", &format!("com.acme{c}."));
-            bytes += renamed.len() as u64;
-            write(&repo.join(format!("copy{c}")).join(rel), &renamed);
-        }
+/// What one Java size measured.
+struct JavaRun {
+    lines: u64,
+    products: u32,
+    peak_rss_mb: f64,
+}
+
+/// Generates the company of `lines` lines in `products` products, indexes every product in
+/// turn into a fresh store, prints the figures and deletes both.
+fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
+    let root = dir.join(format!("java-{lines}"));
+    let started = Instant::now();
+    let corpus =
+        write_java_company(&root, &JavaCorpusSpec::new(products, lines)).expect("write the Java corpus");
+    let gen_secs = started.elapsed().as_secs_f64();
+    let sources: Vec<ProductSource> = corpus
+        .products
+        .iter()
+        .map(|p| product(&p.name, vec![p.dir.clone()], Vec::new()))
+        .collect();
+    let store_dir = dir.join(format!("store-java-{lines}"));
+    let store = Store::open(&store_dir).expect("store");
+    let company = Company {
+        store: store_dir.clone(),
+        products: sources.clone(),
+        config_file: None,
+        server: None,
+    };
+    support::reset_peak_rss();
+    let started = Instant::now();
+    let (mut nodes, mut edges, mut links, mut unlinked) = (0u64, 0u64, 0u64, 0u64);
+    let (mut resolved, mut external, mut unresolved) = (0u64, 0u64, 0u64);
+    for source in &sources {
+        let report = index_product(&store, &company, source, &NoProgress).expect("index");
+        let stat = |k: &str| report.stats.get(k).copied().unwrap_or(0);
+        resolved += stat("calls.resolved");
+        external += stat("calls.external");
+        unresolved += stat("calls.unresolved");
+        nodes += report.commit.nodes;
+        edges += report.commit.edges;
+        links = report.commit.links;
+        unlinked = report.commit.unlinked;
     }
-    let lines = copies * lines_per_copy;
-    let (secs, report) = run(
-        store,
-        product(&format!("java{lines_wanted}"), vec![repo], Vec::new()),
-    );
+    let secs = started.elapsed().as_secs_f64();
+    let peak = support::peak_rss_mb();
+    let store_mb = store.disk_bytes().unwrap_or(0) as f64 / 1e6;
+    let mb = corpus.bytes as f64 / 1e6;
+    let http: usize = corpus.products.iter().map(|p| p.http_calls.len()).sum();
+    let endpoints: usize = corpus.products.iter().map(|p| p.endpoints.len()).sum();
+    let sites = (resolved + external + unresolved).max(1) as f64;
     println!(
-        "java: {lines} lines ({:.1} MB) in {secs:.2} s = {:.0} lines/s, {:.2} MB/s; {} nodes, {} edges; \
-         calls resolved {} / external {} / unresolved {}; peak RSS {:.0} MB",
-        bytes as f64 / 1e6,
-        lines as f64 / secs,
-        bytes as f64 / 1e6 / secs,
-        report.commit.nodes,
-        report.commit.edges,
-        report.stats.get("calls.resolved").unwrap_or(&0),
-        report.stats.get("calls.external").unwrap_or(&0),
-        report.stats.get("calls.unresolved").unwrap_or(&0),
-        support::peak_rss_mb()
+        "java: {} lines ({} of Java, {mb:.1} MB) in {products} products in {secs:.2} s = {:.0} lines/s, {:.2} MB/s; \
+         peak RSS {peak:.0} MB; store {store_mb:.0} MB; {nodes} nodes, {edges} edges, {links} link edges ({unlinked} references unlinked; \
+         {endpoints} endpoints and {http} cross-product HTTP calls planted); call sites: {resolved} in source, \
+         {external} library, {unresolved} unresolved = {:.3} given a target, {:.3} of the non-library resolved; \
+         corpus written in {gen_secs:.1} s ({:.0} lines/s)",
+        corpus.lines,
+        corpus.java_lines,
+        corpus.lines as f64 / secs,
+        mb / secs,
+        (resolved + external) as f64 / sites,
+        resolved as f64 / (resolved + unresolved).max(1) as f64,
+        corpus.lines as f64 / gen_secs.max(1e-9),
     );
+    drop(store);
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&store_dir);
+    JavaRun {
+        lines: corpus.java_lines,
+        products,
+        peak_rss_mb: peak,
+    }
 }
 
 /// The old DDL corpus, kept for comparison (`--ddl-corpus dense`): PostgreSQL only, no
@@ -443,8 +476,28 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Store::open(dir.path().join("store")).expect("store");
     println!("# semgraph indexer benchmark");
+    let largest = args.java_lines.iter().copied().max().unwrap_or(1).max(1);
+    let mut java_runs = Vec::new();
     for &lines in &args.java_lines {
-        bench_java(dir.path(), &store, lines);
+        // Products scale with the size, so each is about as large at every size.
+        let products = ((u64::from(args.java_products) * lines).div_ceil(largest)).max(1) as u32;
+        java_runs.push(bench_java(dir.path(), lines, products));
+    }
+    if let (Some(small), Some(large)) = (java_runs.first(), java_runs.last()) {
+        if java_runs.len() > 1 {
+            println!(
+                "java memory: peak RSS {:.0} MB at {} lines ({} products) vs {:.0} MB at {} lines ({} products): \
+                 {:.2}x the memory for {:.1}x the lines",
+                small.peak_rss_mb,
+                small.lines,
+                small.products,
+                large.peak_rss_mb,
+                large.lines,
+                large.products,
+                large.peak_rss_mb / small.peak_rss_mb.max(1.0),
+                large.lines as f64 / small.lines.max(1) as f64
+            );
+        }
     }
     for corpus in args.ddl_corpus.split(',') {
         bench_ddl(dir.path(), &store, args.ddl_mb, corpus);

@@ -10,9 +10,11 @@
 //!   `semgraph query` print.
 //! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`]: the commands.
 //! - [`scale`]: synthetic companies for benchmarks.
+//! - [`java_corpus`]: a synthetic Java company written to disk, with the facts it planted.
 
 pub mod answer;
 pub mod index_cmd;
+pub mod java_corpus;
 pub mod mcp;
 pub mod query_cmd;
 pub mod scale;

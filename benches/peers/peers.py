@@ -128,10 +128,21 @@ def kuzu_peer(graph: Path, work: Path, seeds, expected, budget):
     db = kuzu.Database(str(db_path))
     con = kuzu.Connection(db)
     t0 = time.perf_counter()
-    con.execute("CREATE NODE TABLE N(id INT64, endpoint INT64, PRIMARY KEY(id))")
+    con.execute("CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))")
     con.execute("CREATE REL TABLE Calls(FROM N TO N)")
     con.execute("CREATE REL TABLE Serves(FROM N TO N)")
-    con.execute(f"COPY N FROM '{graph / 'nodes.csv'}' (header=false)")
+    # Every id on an edge, once: Kuzu wants each endpoint of a relationship as a node.
+    ids = set()
+    for file in ("calls.csv", "serves.csv"):
+        with open(graph / file, newline="") as f:
+            for a, b in csv.reader(f):
+                ids.add(int(a))
+                ids.add(int(b))
+    node_file = work / "kuzu-nodes.csv"
+    with open(node_file, "w") as f:
+        f.writelines(f"{i}\n" for i in sorted(ids))
+    del ids
+    con.execute(f"COPY N FROM '{node_file}' (header=false)")
     con.execute(f"COPY Calls FROM '{graph / 'calls.csv'}' (header=false)")
     con.execute(f"COPY Serves FROM '{graph / 'serves.csv'}' (header=false)")
     load_secs = time.perf_counter() - t0
@@ -162,7 +173,7 @@ def kuzu_peer(graph: Path, work: Path, seeds, expected, budget):
             {"id": seed}).get_next()[0]
         direct = con.execute("MATCH (e:N)-[:Serves]->(b:N {id: $id}) RETURN collect(DISTINCT e.id)",
                              {"id": seed}).get_next()[0]
-        return len(set(reached) | set(direct))
+        return len(set(reached or []) | set(direct or []))
 
     figures = run_queries("kuzu", ask, seeds, expected, budget)
     return {"version": kuzu.__version__, "load_secs": load_secs, "bytes": size, "queries": figures}

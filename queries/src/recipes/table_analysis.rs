@@ -133,7 +133,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             "endpoints and entry points that reach it",
             || -> Result<_, QueryError> {
                 let users: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
-                let (layers, _, _) = blast_radius_until(ctx.adj(), &users, REACH_DEPTH, |_, reached| {
+                let (layers, _, cut) = blast_radius_until(ctx.adj(), &users, REACH_DEPTH, |_, reached| {
                     reached <= REACH_BUDGET
                 });
                 let mut all = users.clone();
@@ -149,7 +149,14 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 let n = names.len();
                 Ok((
                     names,
-                    format!("{n} within {REACH_DEPTH} levels of callers of its readers and writers"),
+                    if cut {
+                        format!(
+                            "{n} within {} levels of callers of its readers and writers, where the search stopped at its budget of {REACH_BUDGET} methods: endpoints reached only further up may be missing",
+                            layers.len()
+                        )
+                    } else {
+                        format!("{n} within {REACH_DEPTH} levels of callers of its readers and writers")
+                    },
                 ))
             },
         )?;

@@ -44,6 +44,10 @@ use semgraph_queries::{execute, Caller, Request};
 use semgraph_storage::{Direction, EdgeKind, NodeId, NodeKind, Snapshot, Store};
 use support::{ms, percentile};
 
+/// A graph kernel the peers are asked too: its key in the export, its name, and the
+/// question (a seed method to an answer).
+type Kernel<'a> = (&'static str, &'static str, Box<dyn Fn(u32) -> u64 + 'a>);
+
 /// One measured query: latencies sorted ascending.
 struct Figure {
     name: String,
@@ -349,7 +353,7 @@ fn main() {
     let mut kernel_figures: Vec<(&str, String)> = Vec::new();
     if kernels {
         let seeds: Vec<u32> = picks.iter().map(|n| n.0).collect();
-        let kernel_runs: [(&str, &str, Box<dyn Fn(u32) -> u64>); 4] = [
+        let kernel_runs: [Kernel<'_>; 4] = [
             (
                 "callers",
                 "kernel: callers (depth 1)",

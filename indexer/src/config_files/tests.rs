@@ -137,7 +137,11 @@ fn placeholders_that_double_over_a_long_value_stay_under_the_size_cap() {
     assert!(calls.get() <= 41, "{} lookups for 41 keys", calls.get());
     assert!(!out.unresolved.is_empty(), "what did not fit is reported");
     let get = |key: &str| env.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    assert_eq!(resolve_placeholders("${p0}", get).text.len(), 64 << 10, "a value at the cap fits");
+    assert_eq!(
+        resolve_placeholders("${p0}", get).text.len(),
+        64 << 10,
+        "a value at the cap fits"
+    );
     // p1's value (two copies) does not fit: the placeholder stays as written.
     assert_eq!(resolve_placeholders("a ${p1} b", get).text, "a ${p1} b");
 }

@@ -318,9 +318,9 @@ fn big_files(repo: &Path, c: &mut Corpus) {
     let mut i = 0;
     while big.len() < 50 << 20 {
         method.clear();
-        let _ = write!(
+        let _ = writeln!(
             method,
-            "  public int m{i}(int a) {{ int b = a * {i}; return m{}(b) + \"{i}\".length(); }}\n",
+            "  public int m{i}(int a) {{ int b = a * {i}; return m{}(b) + \"{i}\".length(); }}",
             i + 1
         );
         big.push_str(&method);
@@ -838,10 +838,10 @@ fn company(dir: &Path, c: &mut Corpus) -> PathBuf {
         dir.join("missing-wiki").display().to_string(),
         "not a folder",
     );
-    let config = format!(
-        "[store]\npath = \"store\"\n\n[[product]]\nname = \"shop\"\narea = \"retail\"\n\
-         repos = [\"shop\", \"not-a-folder.txt\", \"missing-repo\"]\nwiki = [\"wiki\", \"missing-wiki\"]\n\
-         jira = [\"jira/good.json\", \"jira/pipe.json\", \"jira/folder.json\", \"jira/binary.json\", \
+    let config = concat!(
+        "[store]\npath = \"store\"\n\n[[product]]\nname = \"shop\"\narea = \"retail\"\n\n",
+        "repos = [\"shop\", \"not-a-folder.txt\", \"missing-repo\"]\nwiki = [\"wiki\", \"missing-wiki\"]\n\n",
+        "jira = [\"jira/good.json\", \"jira/pipe.json\", \"jira/folder.json\", \"jira/binary.json\", \
          \"jira/missing.json\", \"jira/deep.json\", \"jira/deep-adf.json\"]\n"
     );
     write(dir, "semgraph.toml", config)

@@ -15,8 +15,11 @@ use crate::config_files::{self, ConfigKind, MAX_ENTRIES_PER_FILE};
 use crate::java::{self, Expr, Lookup, Scope, SymbolTable};
 use crate::sql::{self, SqlDialect, Statement};
 
+/// A fuzz target's body.
+pub type Body = fn(&[u8]);
+
 /// The fuzz targets of this crate, by name, for the stable smoke test.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("java", java), ("sql", sql), ("config", config)];
+pub const TARGETS: &[(&str, Body)] = &[("java", java), ("sql", sql), ("config", config)];
 
 /// Bytes as a source file: invalid UTF-8 replaced, as `walk::read_source` does.
 fn text(data: &[u8]) -> String {

@@ -18,8 +18,11 @@ use crate::error::ErrorKind;
 use crate::pagination::paginate;
 use crate::params::Args;
 
+/// A fuzz target's body.
+pub type Body = fn(&[u8]);
+
 /// The fuzz targets of this crate, by name, for the stable smoke test.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("pagination", pagination), ("params", params)];
+pub const TARGETS: &[(&str, Body)] = &[("pagination", pagination), ("params", params)];
 
 /// A CommonMark fenced-code opener (§4.5): up to three spaces, three or more backticks or
 /// tildes, and for backticks an info string without a backtick.

@@ -106,39 +106,6 @@ impl<'t> SourceLines<'t> {
     }
 }
 
-#[cfg(test)]
-mod source_lines_tests {
-    use super::SourceLines;
-
-    #[test]
-    fn spans_are_the_lines_str_lines_gives() {
-        let texts = [
-            "",
-            "a",
-            "a\n",
-            "a\nb",
-            "a\r\nb\r\n",
-            "\n\n",
-            "x\ny\r",
-            "\r\n\ra\n\nb",
-        ];
-        for text in texts {
-            let lines = SourceLines::new(text);
-            for start in 0usize..6 {
-                for end in 0usize..6 {
-                    let expected = text
-                        .lines()
-                        .skip(start.saturating_sub(1))
-                        .take(end.saturating_sub(start) + 1)
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                    assert_eq!(lines.span(start, end), expected, "{text:?} {start}..={end}");
-                }
-            }
-        }
-    }
-}
-
 fn annotation_names(annotations: &[java::Annotation]) -> String {
     annotations
         .iter()
@@ -725,4 +692,37 @@ fn write_calls(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod source_lines_tests {
+    use super::SourceLines;
+
+    #[test]
+    fn spans_are_the_lines_str_lines_gives() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\n",
+            "x\ny\r",
+            "\r\n\ra\n\nb",
+        ];
+        for text in texts {
+            let lines = SourceLines::new(text);
+            for start in 0usize..6 {
+                for end in 0usize..6 {
+                    let expected = text
+                        .lines()
+                        .skip(start.saturating_sub(1))
+                        .take(end.saturating_sub(start) + 1)
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    assert_eq!(lines.span(start, end), expected, "{text:?} {start}..={end}");
+                }
+            }
+        }
+    }
 }

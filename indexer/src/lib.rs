@@ -11,9 +11,12 @@
 //! - `java`: Java sources → types, methods, fields, resolved calls.
 //!
 //! [`Company`] reads `semgraph.toml`; [`index_product`] runs one product into a store.
+//! `fuzzing` (hidden) holds the fuzz target bodies, which need the private front-ends.
 
 mod company;
 mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 #[allow(dead_code)]
 mod keys;
 mod pipeline;

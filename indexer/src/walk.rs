@@ -90,6 +90,51 @@ fn classify(path: &Path) -> Option<SourceKind> {
     }
 }
 
+/// Whether a name that is not UTF-8 still ends like a source file (`caf\xe9.java`).
+fn source_like(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| {
+        let lossy = n.to_string_lossy();
+        classify(Path::new(lossy.as_ref())).is_some()
+    })
+}
+
+/// Why a walk entry that is not a regular file is passed over, when a person would expect
+/// it indexed: a symbolic link named like a source or leading to a folder (links are never
+/// followed: a loop cannot trap the walk and nothing outside the repository is read), or a
+/// named pipe, socket or device named like a source (opening a pipe would block the run).
+/// Folders, and links or special files with other names, pass silently.
+fn not_followed(path: &Path, file_type: std::fs::FileType) -> Option<&'static str> {
+    if file_type.is_dir() {
+        return None;
+    }
+    let named_like_source = classify(path).is_some() || source_like(path);
+    if file_type.is_symlink() {
+        let to_folder = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
+        return (named_like_source || to_folder)
+            .then_some("a symbolic link; links are not followed, so nothing outside the repository is read");
+    }
+    named_like_source.then(|| special_kind(file_type))
+}
+
+#[cfg(unix)]
+fn special_kind(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_fifo() {
+        "not a regular file (a named pipe)"
+    } else if file_type.is_socket() {
+        "not a regular file (a socket)"
+    } else if file_type.is_block_device() || file_type.is_char_device() {
+        "not a regular file (a device)"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_file_type: std::fs::FileType) -> &'static str {
+    "not a regular file"
+}
+
 fn relative(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     rel.components()
@@ -129,11 +174,28 @@ pub(crate) fn walk_repo(root: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
                 continue;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let Some(file_type) = entry.file_type() else {
+            continue;
+        };
+        if !file_type.is_file() {
+            if let Some(reason) = not_followed(entry.path(), file_type) {
+                warnings.push(Warning {
+                    file: relative(root, entry.path()),
+                    line: None,
+                    message: format!("skipped: {reason}"),
+                });
+            }
             continue;
         }
         let path = entry.path();
         let Some(kind) = classify(path) else {
+            if path.file_name().is_some_and(|n| n.to_str().is_none()) && source_like(path) {
+                warnings.push(Warning {
+                    file: relative(root, path),
+                    line: None,
+                    message: "skipped: the file name is not UTF-8".into(),
+                });
+            }
             continue;
         };
         let rel = relative(root, path);
@@ -171,16 +233,43 @@ pub(crate) fn walk_repo(root: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
     files
 }
 
+/// Reads at most `limit` bytes of the regular file at `path`: anything else (a named pipe,
+/// which would block, a folder, a device), a file over the limit (it may have grown since it
+/// was listed) or a read error is the reason, for a warning.
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    // Checked before opening: opening a named pipe blocks until someone writes to it.
+    let listed = std::fs::symlink_metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !listed.is_file() {
+        return Err(if listed.is_dir() {
+            "a folder, not a file".into()
+        } else if listed.file_type().is_symlink() {
+            "a symbolic link; links are not followed".into()
+        } else {
+            special_kind(listed.file_type()).into()
+        });
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("over the {} MB limit for one file", limit >> 20));
+    }
+    Ok(bytes)
+}
+
 /// Reads a source file as text: a BOM is dropped, a binary file or an unreadable one is a
 /// warning, invalid UTF-8 is decoded lossily with a warning (the rest of the file counts).
 pub(crate) fn read_source(file: &SourceFile, warnings: &mut Vec<Warning>) -> Option<String> {
-    let bytes = match std::fs::read(&file.path) {
+    let bytes = match read_bounded(&file.path, MAX_SOURCE_BYTES) {
         Ok(b) => b,
-        Err(e) => {
+        Err(reason) => {
             warnings.push(Warning {
                 file: file.rel.clone(),
                 line: None,
-                message: format!("skipped: cannot read: {e}"),
+                message: format!("skipped: {reason}"),
             });
             return None;
         }

@@ -13,6 +13,7 @@
 //! - [`paginate`] cuts a markdown document into pages with an honest footer.
 //! - [`blast_radius`] and [`reached_entry_points`] are the traversal kernels of `impact`,
 //!   public so they can be checked against a reference implementation.
+//! - `fuzzing` (hidden) holds the fuzz target bodies for parameters and pagination.
 //!
 //! Content (source, SQL, config values, wiki and Jira text) is returned only to callers of
 //! the owning product's area; everything else is structure and visible to every caller.
@@ -20,6 +21,8 @@
 mod access;
 mod catalog;
 mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 mod graph;
 mod pagination;
 mod params;

@@ -66,7 +66,10 @@ struct Unit {
     heading: bool,
 }
 
-fn fence_of(line: &str) -> Option<(char, usize)> {
+/// A fence line as CommonMark reads one: up to three spaces, then three or more backticks
+/// or tildes; the char, the run's length and what follows it. A backtick fence's info
+/// string holds no backtick (```` ```a`b ```` is inline code, not a fence).
+fn fence_of(line: &str) -> Option<(char, usize, &str)> {
     let t = line.trim_start_matches(' ');
     if line.len() - t.len() > 3 {
         return None;
@@ -76,7 +79,8 @@ fn fence_of(line: &str) -> Option<(char, usize)> {
         return None;
     }
     let n = t.chars().take_while(|&x| x == c).count();
-    (n >= 3).then_some((c, n))
+    let rest = &t[n..];
+    (n >= 3 && !(c == '`' && rest.contains('`'))).then_some((c, n, rest))
 }
 
 fn units(doc: &str) -> Vec<Unit> {
@@ -91,9 +95,10 @@ fn units(doc: &str) -> Vec<Unit> {
                 if let Some(last) = out.last_mut() {
                     last.chars += chars;
                 }
-                if fence_of(bare)
-                    .is_some_and(|(fc, fnum)| fc == c && fnum >= n && bare.trim().chars().all(|x| x == c))
-                {
+                // A closer: the same char, at least as many, then only spaces or tabs.
+                if fence_of(bare).is_some_and(|(fc, fnum, rest)| {
+                    fc == c && fnum >= n && rest.chars().all(|x| x == ' ' || x == '\t')
+                }) {
                     open = None;
                 }
             }
@@ -103,7 +108,7 @@ fn units(doc: &str) -> Vec<Unit> {
                     chars,
                     heading: bare.starts_with("## "),
                 });
-                open = fence_of(bare);
+                open = fence_of(bare).map(|(c, n, _)| (c, n));
             }
         }
         pos += line.len();

@@ -64,6 +64,10 @@ pub(crate) struct ConfigWarning {
 /// How many entries one file may flatten to before the rest is dropped with a warning.
 pub(crate) const MAX_ENTRIES_PER_FILE: usize = 100_000;
 
+/// How long a value may grow by placeholder expansion; a placeholder whose value would take
+/// it further stays as written (its own text is kept whatever its length).
+pub(crate) const MAX_RESOLVED_BYTES: usize = 64 << 10;
+
 /// The keys Spring reads to decide which profile a document belongs to.
 const PROFILE_KEYS: [&str; 3] = [
     "spring.config.activate.on-profile",

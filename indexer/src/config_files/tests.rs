@@ -119,6 +119,34 @@ fn placeholders_that_double_at_every_level_stay_cheap() {
 }
 
 #[test]
+fn placeholders_that_double_over_a_long_value_stay_under_the_size_cap() {
+    // p40 would be 2^40 copies of a 64 KB value; each key is resolved once and the text
+    // stops growing at the cap, the rest kept as written.
+    let mut env: Vec<(String, String)> = vec![("p0".into(), "x".repeat(64 << 10))];
+    env.extend((1..=40).map(|i| (format!("p{i}"), format!("${{p{}}}${{p{}}}", i - 1, i - 1))));
+    let calls = std::cell::Cell::new(0);
+    let out = resolve_placeholders("${p40}", |key| {
+        calls.set(calls.get() + 1);
+        env.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    });
+    assert!(
+        out.text.len() <= MAX_RESOLVED_BYTES + 6,
+        "{} bytes",
+        out.text.len()
+    );
+    assert!(calls.get() <= 41, "{} lookups for 41 keys", calls.get());
+    assert!(!out.unresolved.is_empty(), "what did not fit is reported");
+    let get = |key: &str| env.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    assert_eq!(
+        resolve_placeholders("${p0}", get).text.len(),
+        64 << 10,
+        "a value at the cap fits"
+    );
+    // p1's value (two copies) does not fit: the placeholder stays as written.
+    assert_eq!(resolve_placeholders("a ${p1} b", get).text, "a ${p1} b");
+}
+
+#[test]
 fn application_name_prefers_the_default_profile() {
     let prod = parse_config_file("application-prod.yml", "spring.application.name: from-prod\n");
     let doc_profile = parse_config_file(

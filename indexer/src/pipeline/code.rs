@@ -11,7 +11,7 @@
 //! never guessed into an edge — and writes what hangs from method bodies (endpoints,
 //! table access, config use, clients, topics).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rayon::prelude::*;
 use semgraph_storage::{
@@ -60,12 +60,50 @@ pub(super) fn method_key(t: &TypeDecl, m: &java::MethodDecl) -> MethodKey {
     }
 }
 
-fn lines_of(text: &str, start: usize, end: usize) -> String {
-    text.lines()
-        .skip(start.saturating_sub(1))
-        .take(end.saturating_sub(start) + 1)
-        .collect::<Vec<_>>()
-        .join("\n")
+/// A file's text with the offset of every line, so the source of each of its types and
+/// methods is sliced out directly: scanning from the top for each one made a generated
+/// class of 40,000 methods take minutes.
+struct SourceLines<'t> {
+    text: &'t str,
+    /// Byte offset where each line starts (as `str::lines` counts them).
+    starts: Vec<usize>,
+}
+
+impl<'t> SourceLines<'t> {
+    fn new(text: &'t str) -> SourceLines<'t> {
+        let mut starts = Vec::new();
+        if !text.is_empty() {
+            starts.push(0);
+        }
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(i, b)| b == b'\n' && i + 1 < text.len())
+                .map(|(i, _)| i + 1),
+        );
+        SourceLines { text, starts }
+    }
+
+    /// Lines `start..=end` (1-based) joined by `\n`, without line terminators.
+    fn span(&self, start: usize, end: usize) -> String {
+        let first = start.saturating_sub(1).min(self.starts.len());
+        let last = (first + end.saturating_sub(start) + 1).min(self.starts.len());
+        let mut out = String::new();
+        for (k, &s) in self.starts[first..last].iter().enumerate() {
+            let stop = self.starts.get(first + k + 1).copied().unwrap_or(self.text.len());
+            let raw = &self.text[s..stop];
+            // As `str::lines`: `\n` or `\r\n` ends a line; a last line may have neither.
+            let line = match raw.strip_suffix('\n') {
+                Some(l) => l.strip_suffix('\r').unwrap_or(l),
+                None => raw,
+            };
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+        out
+    }
 }
 
 fn annotation_names(annotations: &[java::Annotation]) -> String {
@@ -226,6 +264,7 @@ fn write_file(
     text: &str,
     file: &JavaFile,
 ) -> Result<(), IndexError> {
+    let lines = SourceLines::new(text);
     let test = f.rel.contains("src/test/");
     let base_flags = if test {
         NodeFlags::TEST
@@ -270,7 +309,7 @@ fn write_file(
             node = node.attr("implements", t.implements.join(", "));
         }
         let id = run.add(w, node)?;
-        w.set_content(id, ContentKind::Source, &lines_of(text, t.line_start, t.line_end))?;
+        w.set_content(id, ContentKind::Source, &lines.span(t.line_start, t.line_end))?;
         w.add_anchor(id, &keys::java_type(&t.fqn))?;
         if !t.anonymous {
             w.add_anchor(id, &keys::java_type_simple(&t.name))?;
@@ -305,6 +344,8 @@ fn write_file(
             w.add_edge(id, EdgeKind::Contains, fid)?;
         }
 
+        // Names already anchored in this type (a set: a generated class has thousands).
+        let mut anchored: HashSet<&str> = HashSet::new();
         for m in &t.methods {
             let mut flags = base_flags;
             if m.modifiers.iter().any(|x| x == "public") || t.kind == TypeKind::Interface {
@@ -334,21 +375,12 @@ fn write_file(
             }
             let mid = run.add(w, node)?;
             if !m.implicit {
-                w.set_content(
-                    mid,
-                    ContentKind::Source,
-                    &lines_of(text, m.line_start, m.line_end),
-                )?;
+                w.set_content(mid, ContentKind::Source, &lines.span(m.line_start, m.line_end))?;
             }
             w.add_edge(id, EdgeKind::Contains, mid)?;
             // Overloads share their names: only the first answers to them, so a mention
             // of `Type.method` finds one method rather than none.
-            if !t
-                .methods
-                .iter()
-                .take_while(|o| !std::ptr::eq(*o, m))
-                .any(|o| o.name == m.name)
-            {
+            if anchored.insert(m.name.as_str()) {
                 w.add_anchor(mid, &keys::java_method(&format!("{}.{}", t.fqn, m.name)))?;
                 if !t.anonymous {
                     w.add_anchor(mid, &keys::java_method_simple(&format!("{}.{}", t.name, m.name)))?;
@@ -660,4 +692,37 @@ fn write_calls(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod source_lines_tests {
+    use super::SourceLines;
+
+    #[test]
+    fn spans_are_the_lines_str_lines_gives() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\n",
+            "x\ny\r",
+            "\r\n\ra\n\nb",
+        ];
+        for text in texts {
+            let lines = SourceLines::new(text);
+            for start in 0usize..6 {
+                for end in 0usize..6 {
+                    let expected = text
+                        .lines()
+                        .skip(start.saturating_sub(1))
+                        .take(end.saturating_sub(start) + 1)
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    assert_eq!(lines.span(start, end), expected, "{text:?} {start}..={end}");
+                }
+            }
+        }
+    }
 }

@@ -8,10 +8,12 @@
 //! `=> resolved` when resolution changed it; a placeholder nothing resolves is kept as
 //! written and counted.
 
+use std::collections::HashMap;
+
 use semgraph_storage::{ContentKind, EdgeKind, NewNode, NodeId, NodeKind, ProductWriter};
 
 use super::ProductRun;
-use crate::config_files::{self, ConfigFile};
+use crate::config_files::{self, ConfigEntry, ConfigFile};
 use crate::error::IndexError;
 use crate::walk::{self, SourceFile, SourceKind};
 
@@ -50,41 +52,58 @@ pub(super) fn application_name(configs: &[&ParsedConfig]) -> Option<String> {
     config_files::application_name(&main)
 }
 
-/// The value of `key` for a placeholder in an entry of `profile`, among `scope`.
-fn lookup(
-    scope: &[&ParsedConfig],
-    env: &[&ParsedConfig],
-    profile: Option<&str>,
-    key: &str,
-) -> Option<String> {
-    let entries = || {
-        scope
+/// The keys a placeholder may name: a module's config files (every profile) and the
+/// repository's `.env` files, indexed by key once. A lookup is one hash probe however many
+/// keys the module has; a scan per lookup made a module with an alias bomb (100,000 keys)
+/// and a placeholder chain (10,000 lookups per value) take hours.
+pub(super) struct ConfigScope<'a> {
+    /// Entries of the module's files by key, in file order.
+    keys: HashMap<&'a str, Vec<&'a ConfigEntry>>,
+    /// The first `.env` entry of each key.
+    env: HashMap<&'a str, &'a ConfigEntry>,
+}
+
+impl<'a> ConfigScope<'a> {
+    /// The scope of a module's config files `scope` and the repository's `.env` files.
+    pub(super) fn new(scope: &[&'a ParsedConfig], env: &[&'a ParsedConfig]) -> ConfigScope<'a> {
+        let mut keys: HashMap<&'a str, Vec<&'a ConfigEntry>> = HashMap::new();
+        for e in scope.iter().flat_map(|c| &c.parsed.entries) {
+            keys.entry(e.key.as_str()).or_default().push(e);
+        }
+        let mut first_env: HashMap<&'a str, &'a ConfigEntry> = HashMap::new();
+        for e in env.iter().flat_map(|c| &c.parsed.entries) {
+            first_env.entry(e.key.as_str()).or_insert(e);
+        }
+        ConfigScope { keys, env: first_env }
+    }
+
+    /// The value of `key` for a placeholder in an entry of `profile`: the profile's own
+    /// entry, else the default profile's, else `.env`'s.
+    fn lookup(&self, profile: Option<&str>, key: &str) -> Option<String> {
+        let entries = self.keys.get(key).map(Vec::as_slice).unwrap_or_default();
+        entries
             .iter()
-            .flat_map(|c| &c.parsed.entries)
-            .filter(|e| e.key == key)
-    };
-    entries()
-        .find(|e| profile.is_some() && e.profile.as_deref() == profile)
-        .or_else(|| entries().find(|e| e.profile.is_none()))
-        .or_else(|| env.iter().flat_map(|c| &c.parsed.entries).find(|e| e.key == key))
-        .map(|e| e.value.clone())
+            .find(|e| profile.is_some() && e.profile.as_deref() == profile)
+            .or_else(|| entries.iter().find(|e| e.profile.is_none()))
+            .or_else(|| self.env.get(key))
+            .map(|e| e.value.clone())
+    }
+
+    /// `value` with its placeholders resolved as far as the scope knows (default profile).
+    pub(super) fn resolve(&self, value: &str) -> String {
+        config_files::resolve_placeholders(value, |k| self.lookup(None, k)).text
+    }
 }
 
-/// `value` with its placeholders resolved as far as `scope` and `env` know (default profile).
-pub(super) fn resolve(value: &str, scope: &[&ParsedConfig], env: &[&ParsedConfig]) -> String {
-    config_files::resolve_placeholders(value, |k| lookup(scope, env, None, k)).text
-}
-
-/// Writes one file's keys under its file node; `scope` is every config file of the same
-/// module and `env` the repository's `.env` files, for resolving placeholders. Returns the
-/// key nodes written.
+/// Writes one file's keys under its file node; `scope` holds the keys of the same module
+/// and the repository's `.env` files, for resolving placeholders. Returns the key nodes
+/// written.
 pub(super) fn write_config(
     run: &mut ProductRun,
     w: &mut ProductWriter,
     file: NodeId,
     config: &ParsedConfig,
-    scope: &[&ParsedConfig],
-    env: &[&ParsedConfig],
+    scope: &ConfigScope<'_>,
 ) -> Result<Vec<(String, NodeId)>, IndexError> {
     let mut written = Vec::with_capacity(config.parsed.entries.len());
     for entry in &config.parsed.entries {
@@ -102,8 +121,7 @@ pub(super) fn write_config(
         let mut content = entry.value.clone();
         if entry.value.contains("${") {
             let profile = entry.profile.as_deref();
-            let resolved =
-                config_files::resolve_placeholders(&entry.value, |k| lookup(scope, env, profile, k));
+            let resolved = config_files::resolve_placeholders(&entry.value, |k| scope.lookup(profile, k));
             if resolved.text != entry.value {
                 content.push_str("\n=> ");
                 content.push_str(&resolved.text);
@@ -138,21 +156,11 @@ mod tests {
         let base = parsed("application.yml", "db:\n  host: base-db\nsmtp: x\n");
         let prod = parsed("application-prod.yml", "db:\n  host: prod-db\n");
         let env = parsed(".env", "SMTP_HOST=mail.local\n");
-        let scope = [&base, &prod];
-        let envs = [&env];
-        assert_eq!(
-            lookup(&scope, &envs, Some("prod"), "db.host").as_deref(),
-            Some("prod-db")
-        );
-        assert_eq!(lookup(&scope, &envs, None, "db.host").as_deref(), Some("base-db"));
-        assert_eq!(
-            lookup(&scope, &envs, Some("dev"), "db.host").as_deref(),
-            Some("base-db")
-        );
-        assert_eq!(
-            lookup(&scope, &envs, None, "SMTP_HOST").as_deref(),
-            Some("mail.local")
-        );
-        assert_eq!(lookup(&scope, &envs, None, "missing"), None);
+        let scope = ConfigScope::new(&[&base, &prod], &[&env]);
+        assert_eq!(scope.lookup(Some("prod"), "db.host").as_deref(), Some("prod-db"));
+        assert_eq!(scope.lookup(None, "db.host").as_deref(), Some("base-db"));
+        assert_eq!(scope.lookup(Some("dev"), "db.host").as_deref(), Some("base-db"));
+        assert_eq!(scope.lookup(None, "SMTP_HOST").as_deref(), Some("mail.local"));
+        assert_eq!(scope.lookup(None, "missing"), None);
     }
 }

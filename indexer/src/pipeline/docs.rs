@@ -19,6 +19,10 @@ use crate::keys;
 use crate::walk::{self, SourceKind};
 use crate::wiki::{self, MentionCandidate};
 
+/// Jira exports larger than this are skipped with a warning (a search-API page is a few
+/// MB; the limit only stops a wrong path from reading a disk image into memory).
+const MAX_JIRA_EXPORT_BYTES: u64 = 256 << 20;
+
 /// Keys a mention candidate may answer to, most specific first.
 fn mention_keys(candidate: &MentionCandidate, products: &[String]) -> Vec<String> {
     match candidate {
@@ -218,13 +222,17 @@ pub(super) fn index_jira(
     let own_services = run.services.clone();
     for path in &product.jira {
         let display = path.display().to_string();
-        let text = match std::fs::read_to_string(path) {
+        // A config path may name anything: a folder, a named pipe (which would block the
+        // run), a file of any size. Only a regular file under the limit is read.
+        let text = match walk::read_bounded(path, MAX_JIRA_EXPORT_BYTES).and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| "not valid UTF-8 (a Jira export is JSON)".to_string())
+        }) {
             Ok(t) => t,
-            Err(e) => {
+            Err(reason) => {
                 run.warn(
                     &display,
                     None,
-                    format!("skipped: cannot read the Jira export: {e}"),
+                    format!("skipped: cannot read the Jira export: {reason}"),
                 );
                 continue;
             }

@@ -355,16 +355,26 @@ impl ProductRun {
             .iter()
             .filter(|c| c.parsed.kind == crate::config_files::ConfigKind::Env)
             .collect();
+        // Each module's keys indexed once, for every placeholder of the repository.
+        let mut module_configs: BTreeMap<Option<String>, Vec<&config::ParsedConfig>> = BTreeMap::new();
+        for c in &configs {
+            let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
+            module_configs.entry(module).or_default().push(c);
+        }
+        let scopes: BTreeMap<Option<String>, config::ConfigScope<'_>> = module_configs
+            .iter()
+            .map(|(module, scope)| (module.clone(), config::ConfigScope::new(scope, &env)))
+            .collect();
+        let env_only = config::ConfigScope::new(&[], &env);
+        let scope_of = |rel: &str| {
+            let module = module_of(&modules, rel).map(|m| m.dir.clone());
+            scopes.get(&module).unwrap_or(&env_only)
+        };
         let resolve = |rel: &str, value: &str| -> String {
             if !value.contains("${") {
                 return value.to_string();
             }
-            let module = module_of(&modules, rel).map(|m| m.dir.clone());
-            let scope: Vec<&config::ParsedConfig> = configs
-                .iter()
-                .filter(|o| module_of(&modules, &o.file.rel).map(|m| m.dir.clone()) == module)
-                .collect();
-            config::resolve(value, &scope, &env)
+            scope_of(rel).resolve(value)
         };
         // Config keys before Java, so code can point at them.
         let mut config_keys = config_usage::ConfigKeys::new(
@@ -376,12 +386,8 @@ impl ProductRun {
         );
         for c in &configs {
             let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
-            let scope: Vec<&config::ParsedConfig> = configs
-                .iter()
-                .filter(|o| module_of(&modules, &o.file.rel).map(|m| m.dir.clone()) == module)
-                .collect();
             if let Some(&file) = file_nodes.get(&c.file.rel) {
-                let written = config::write_config(self, w, file, c, &scope, &env)?;
+                let written = config::write_config(self, w, file, c, scope_of(&c.file.rel))?;
                 config_keys.add(&c.file.rel, c.parsed.kind, module.unwrap_or_default(), written);
             }
             progress.file_done(c.file.size);

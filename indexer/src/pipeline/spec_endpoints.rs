@@ -50,8 +50,68 @@ pub(super) struct Operation {
     pub(super) path: String,
 }
 
+/// Nodes a spec may expand to once its aliases are copied, and nesting it may have, before
+/// it is refused: far above any real API description.
+const MAX_SPEC_NODES: u64 = 2_000_000;
+const MAX_SPEC_DEPTH: usize = 256;
+
+/// Whether `text` may be loaded as a YAML tree. yaml-rust2's loader copies a node for every
+/// alias, so an anchor bomb of a few hundred bytes expands to billions of nodes; and a tree
+/// nested thousands deep is built and dropped recursively. One pass over the parser's
+/// events counts the nodes the tree would have, aliases expanded, and its depth, without
+/// building anything; the answer is the reason to refuse, for a warning.
+fn loadable(text: &str) -> Result<(), String> {
+    use yaml_rust2::parser::{Event, Parser};
+    let mut parser = Parser::new_from_str(text);
+    // Expanded node count of each anchored node, and of each open collection.
+    let mut anchored: HashMap<usize, u64> = HashMap::new();
+    let mut open: Vec<(usize, u64)> = Vec::new();
+    let mut total: u64 = 0;
+    loop {
+        let Ok((event, _)) = parser.next_token() else {
+            // Not YAML: the loader will refuse it too, cheaply.
+            return Ok(());
+        };
+        let (anchor, nodes) = match event {
+            Event::StreamEnd => return Ok(()),
+            Event::Scalar(_, _, anchor, _) => (anchor, 1),
+            Event::Alias(id) => (0, anchored.get(&id).copied().unwrap_or(1)),
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if open.len() >= MAX_SPEC_DEPTH {
+                    return Err(format!("nested more than {MAX_SPEC_DEPTH} deep"));
+                }
+                open.push((anchor, 1));
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => match open.pop() {
+                Some(done) => done,
+                None => continue,
+            },
+            _ => continue,
+        };
+        if anchor > 0 {
+            anchored.insert(anchor, nodes);
+        }
+        if let Some((_, parent)) = open.last_mut() {
+            *parent = parent.saturating_add(nodes);
+        }
+        total = total.saturating_add(nodes);
+        if total > MAX_SPEC_NODES || open.last().is_some_and(|(_, n)| *n > MAX_SPEC_NODES) {
+            return Err(format!(
+                "its aliases expand to more than {MAX_SPEC_NODES} nodes (an anchor bomb?)"
+            ));
+        }
+    }
+}
+
 /// The operations of an OpenAPI 3 or Swagger 2 document; empty when `text` is not one.
-pub(super) fn openapi_operations(text: &str) -> Vec<Operation> {
+/// A document too large or too deep to load is an error with the reason.
+pub(super) fn openapi_operations(text: &str) -> Result<Vec<Operation>, String> {
+    loadable(text)?;
+    Ok(spec_operations(text))
+}
+
+fn spec_operations(text: &str) -> Vec<Operation> {
     let Ok(docs) = YamlLoader::load_from_str(text) else {
         return Vec::new();
     };
@@ -143,14 +203,19 @@ fn write_openapi(
     // Specs, per service.
     let mut specs: Vec<(Option<String>, String, Vec<Operation>)> = Vec::new();
     for f in inp.files.iter().filter(|f| f.kind == SourceKind::Yaml) {
-        let mut warnings = Vec::new();
-        let Some(text) = walk::read_source(f, &mut warnings) else {
+        let Some(text) = walk::read_source(f, &mut run.warnings) else {
             continue;
         };
         if !(text.contains("openapi") || text.contains("swagger")) {
             continue;
         }
-        let ops = openapi_operations(&text);
+        let ops = match openapi_operations(&text) {
+            Ok(ops) => ops,
+            Err(reason) => {
+                run.warn(&f.rel, None, format!("skipped as an OpenAPI spec: {reason}"));
+                continue;
+            }
+        };
         if !ops.is_empty() {
             specs.push((service_name(inp, &f.rel), f.rel.clone(), ops));
         }

@@ -425,6 +425,30 @@ pub(crate) fn parse_schema_file(path: &str, text: &str, dialect: SqlDialect) -> 
     file
 }
 
+/// What sqlparser makes of a statement: its facts, or why it could not read it.
+pub(crate) type Parsed = Result<Vec<SchemaStatement>, String>;
+
+/// Both readings of a `CREATE TABLE`, `CREATE INDEX` or `ALTER TABLE` statement when the
+/// fast path answers it: the fast path's facts and sqlparser's result. The fast path's
+/// promise is that the two are always equal; the tests and fuzzers hold it to that.
+pub(crate) fn both_paths(
+    statement: &Statement,
+    dialect: SqlDialect,
+) -> Option<(Vec<SchemaStatement>, Parsed)> {
+    match shape(&statement.text) {
+        Shape::CreateTable => {
+            fast::create_table(statement, dialect).map(|f| (f, ddl::create_table(statement, dialect)))
+        }
+        Shape::CreateIndex => {
+            fast::create_index(statement, dialect).map(|f| (f, ddl::create_index(statement, dialect)))
+        }
+        Shape::AlterTable => {
+            fast::alter_table(statement, dialect).map(|f| (f, ddl::alter_table(statement, dialect)))
+        }
+        _ => None,
+    }
+}
+
 /// What a statement is, from its leading keywords.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Shape {

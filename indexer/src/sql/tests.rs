@@ -1233,22 +1233,7 @@ fn fast_agrees(text: &str, line: u32, dialect: SqlDialect) -> bool {
         text: text.to_owned(),
         line,
     };
-    let (fast, slow) = match shape(text) {
-        Shape::CreateTable => (
-            fast::create_table(&statement, dialect),
-            ddl::create_table(&statement, dialect),
-        ),
-        Shape::CreateIndex => (
-            fast::create_index(&statement, dialect),
-            ddl::create_index(&statement, dialect),
-        ),
-        Shape::AlterTable => (
-            fast::alter_table(&statement, dialect),
-            ddl::alter_table(&statement, dialect),
-        ),
-        _ => return false,
-    };
-    let Some(fast) = fast else {
+    let Some((fast, slow)) = both_paths(&statement, dialect) else {
         return false;
     };
     assert_eq!(Ok(fast), slow, "{dialect:?}, line {line}:\n{text}");

@@ -1,0 +1,4 @@
+//! Fuzz target `java`: the body and its invariants are `semgraph_indexer::fuzzing::java`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| semgraph_indexer::fuzzing::java(data));

@@ -245,6 +245,13 @@ impl Store {
             .iter()
             .map(|&name| ColumnFamilyDescriptor::new(name, cf_options(name, &cache)))
             .collect();
+        if !read_only {
+            // Created here rather than by RocksDB, whose error would not name the directory.
+            std::fs::create_dir_all(path).map_err(|e| StoreError::NotWritable {
+                path: path.to_path_buf(),
+                detail: e.to_string(),
+            })?;
+        }
         let db = if read_only {
             // A writer compacting at the same moment can delete a file the manifest still
             // names; the next attempt reads the newer manifest.
@@ -265,16 +272,7 @@ impl Store {
         } else {
             DB::open_cf_descriptors(&db_opts, path, descriptors)
         }
-        .map_err(|e| {
-            let msg = e.to_string();
-            if msg.contains("lock") || msg.contains("Resource temporarily unavailable") {
-                StoreError::Locked {
-                    path: path.to_path_buf(),
-                }
-            } else {
-                StoreError::Rocks(e)
-            }
-        })?;
+        .map_err(|e| open_error(path, read_only, e))?;
         let inner = Inner {
             db,
             path: path.to_path_buf(),
@@ -651,6 +649,33 @@ impl Store {
         self.inner.db.write_opt(batch, &sync_write())?;
         Ok(())
     }
+}
+
+/// What a failed open means for the person who asked: another process holds the lock, the
+/// directory cannot be written, the disk is full, or something RocksDB says.
+fn open_error(path: &Path, read_only: bool, e: rocksdb::Error) -> StoreError {
+    let msg = e.to_string();
+    // Matched on RocksDB's own wording, not on "lock" alone: a store path may contain it.
+    if [
+        "While lock file",
+        "lock hold by current process",
+        "Resource temporarily unavailable",
+    ]
+    .iter()
+    .any(|m| msg.contains(m))
+    {
+        return StoreError::Locked {
+            path: path.to_path_buf(),
+        };
+    }
+    const NOT_WRITABLE: &[&str] = &["Permission denied", "Read-only file system", "Not a directory"];
+    if !read_only && NOT_WRITABLE.iter().any(|m| msg.contains(m)) {
+        return StoreError::NotWritable {
+            path: path.to_path_buf(),
+            detail: msg,
+        };
+    }
+    StoreError::from(e)
 }
 
 pub(crate) fn put_catalog(inner: &Inner, batch: &mut WriteBatch, catalog: &Catalog, free: &RoaringBitmap) {

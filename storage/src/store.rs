@@ -598,6 +598,49 @@ impl Store {
         Ok(total)
     }
 
+    /// Writes a consistent copy of the store into `to`, a directory that must not exist yet,
+    /// and returns the generation the copy serves.
+    ///
+    /// The copy is a RocksDB checkpoint: memtables are flushed, table files are hard-linked
+    /// when `to` is on the store's filesystem (copied otherwise), and a new manifest names
+    /// exactly them. Readers keep reading meanwhile; a commit waits until the checkpoint is
+    /// taken, so the copy holds exactly one committed generation. The data of an index run
+    /// in progress goes along with its staging marker and is purged when the copy is first
+    /// opened for writing, as after a crash; a read-only open never sees it.
+    pub fn checkpoint(&self, to: &Path) -> Result<u64> {
+        let inner = &self.inner;
+        if inner.read_only {
+            return Err(StoreError::Invalid {
+                what: "backup",
+                reason: format!(
+                    "{} is open read-only here; a checkpoint is taken by the process that owns the store",
+                    inner.path.display()
+                ),
+            });
+        }
+        if to.symlink_metadata().is_ok() {
+            return Err(StoreError::Invalid {
+                what: "backup destination",
+                reason: format!(
+                    "{} already exists; a backup goes into a new directory",
+                    to.display()
+                ),
+            });
+        }
+        if let Some(parent) = to.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| StoreError::Invalid {
+                what: "backup destination",
+                reason: format!("cannot create {}: {e}", parent.display()),
+            })?;
+        }
+        // Commits and purges take this lock: none runs while the checkpoint is taken.
+        let guard = inner.catalog.lock();
+        let generation = guard.0.generation;
+        rocksdb::checkpoint::Checkpoint::new(&inner.db)?.create_checkpoint(to)?;
+        drop(guard);
+        Ok(generation)
+    }
+
     /// Flushes memtables and compacts every column family (for measuring size on disk).
     pub fn compact(&self) -> Result<()> {
         let inner = &self.inner;

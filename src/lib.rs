@@ -8,11 +8,12 @@
 //! - [`mcp`]: the MCP server (six tools proxying into the REST API) over HTTP and stdio.
 //! - [`answer`]: one page of a document as markdown or JSON — what both the server and
 //!   `semgraph query` print.
-//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`]: the commands.
+//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`], [`backup_cmd`]: the commands.
 //! - [`scale`]: synthetic companies for benchmarks.
 //! - [`java_corpus`]: a synthetic Java company written to disk, with the facts it planted.
 
 pub mod answer;
+pub mod backup_cmd;
 pub mod index_cmd;
 pub mod java_corpus;
 pub mod mcp;

@@ -72,6 +72,17 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Copy a store no process holds into a new directory: a RocksDB checkpoint (hard links on
+    /// the same filesystem) holding one committed generation. A running server is asked
+    /// instead: POST /api/v1/admin/backup.
+    Backup {
+        /// The store directory.
+        #[arg(long, default_value = ".semgraph")]
+        store: PathBuf,
+        /// The backup's directory (must not exist yet).
+        #[arg(long)]
+        to: PathBuf,
+    },
     /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
     Query {
         /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
@@ -135,6 +146,10 @@ fn main() -> anyhow::Result<()> {
         Command::Up { path, store, bind } => semgraph::serve_cmd::up(path.as_deref(), store, bind)?,
         Command::Mcp { store, config, .. } => {
             semgraph::mcp::run_stdio(semgraph::mcp::StdioArgs { store, config })?
+        }
+        Command::Backup { store, to } => {
+            let report = semgraph::backup_cmd::backup(&semgraph::backup_cmd::BackupArgs { store, to })?;
+            print!("{}", semgraph::backup_cmd::render(&report));
         }
         Command::Query {
             target,

@@ -89,13 +89,9 @@ fn serve_store(
     let bind = bind
         .or(config.bind.clone())
         .unwrap_or_else(|| DEFAULT_BIND.to_string());
-    let store = Store::open(store_dir).with_context(|| {
-        format!(
-            "opening the store at {} (a running server or index holds it? `semgraph query` reads a \
-             held store)",
-            store_dir.display()
-        )
-    })?;
+    // The store's error says why (held by another process, not writable, disk full).
+    let store =
+        Store::open(store_dir).with_context(|| format!("opening the store at {}", store_dir.display()))?;
     let state = AppState::new(
         store,
         ServerOptions {

@@ -102,7 +102,7 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-fn require_admin(caller: &Caller, path: &str) -> Result<(), Problem> {
+pub(crate) fn require_admin(caller: &Caller, path: &str) -> Result<(), Problem> {
     if caller.area().is_none() {
         return Ok(());
     }

@@ -15,6 +15,7 @@
 
 mod admin;
 mod auth;
+mod backup;
 mod cache;
 mod error;
 mod openapi;
@@ -166,6 +167,7 @@ pub fn api_router(state: AppState) -> Router {
         .route(openapi::OPENAPI_PATH, any(routes::openapi_json))
         .route(openapi::ADMIN_INDEX_PATH, any(admin::start_index))
         .route(openapi::ADMIN_JOBS_PATH, any(admin::list_jobs))
+        .route(backup::ADMIN_BACKUP_PATH, any(backup::start_backup))
         .route(openapi::HEALTH_PATH, get(routes::healthz))
         .fallback(routes::not_found)
         .with_state(state)

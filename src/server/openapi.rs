@@ -331,6 +331,20 @@ pub(crate) fn document() -> OpenApi {
             ),
         ),
     );
+    paths = paths.path(
+        super::backup::ADMIN_BACKUP_PATH,
+        PathItem::new(
+            utoipa::openapi::HttpMethod::Post,
+            OperationBuilder::new()
+                .tag(ADMIN)
+                .operation_id(Some("admin_backup"))
+                .summary(Some(
+                    "Write a checkpoint of the store into <store>.backups/ and answer its path and generation; no parameters; full access only",
+                ))
+                .responses(answer_responses(false))
+                .build(),
+        ),
+    );
     let tags = DOMAINS
         .iter()
         .chain([&ADMIN])

@@ -70,12 +70,49 @@ pub enum StoreError {
         /// What was wrong.
         reason: String,
     },
+    /// The store cannot grow: the disk is full, or a file-size or quota limit was reached.
+    #[error(
+        "the store cannot grow: the disk is full or a file-size limit was reached ({detail}). \
+         Nothing of an unfinished index run is served; the last committed graph is. Free space, \
+         then index again"
+    )]
+    DiskFull {
+        /// What RocksDB said, naming the file.
+        detail: String,
+    },
+    /// The store's directory cannot be created or written (permissions, a read-only
+    /// filesystem, a path through a regular file).
+    #[error(
+        "cannot write the store at {path}: {detail}. Indexing and serving need a directory this \
+         user can write on a read-write filesystem; `semgraph status` and `semgraph query` read a \
+         store without writing"
+    )]
+    NotWritable {
+        /// The store directory.
+        path: PathBuf,
+        /// What the filesystem said.
+        detail: String,
+    },
     /// RocksDB failed.
     #[error("rocksdb: {0}")]
-    Rocks(#[from] rocksdb::Error),
+    Rocks(rocksdb::Error),
     /// The filesystem failed.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// What the operating system says when a disk is full or a file may not grow.
+const NO_SPACE: &[&str] = &["No space left on device", "File too large", "Disk quota exceeded"];
+
+impl From<rocksdb::Error> for StoreError {
+    fn from(e: rocksdb::Error) -> StoreError {
+        let detail = e.to_string();
+        if NO_SPACE.iter().any(|m| detail.contains(m)) {
+            StoreError::DiskFull { detail }
+        } else {
+            StoreError::Rocks(e)
+        }
+    }
 }
 
 /// The storage crate's result.

@@ -256,6 +256,13 @@ impl Store {
             .iter()
             .map(|&name| ColumnFamilyDescriptor::new(name, cf_options(name, &cache)))
             .collect();
+        if !read_only {
+            // Created here rather than by RocksDB, whose error would not name the directory.
+            std::fs::create_dir_all(path).map_err(|e| StoreError::NotWritable {
+                path: path.to_path_buf(),
+                detail: e.to_string(),
+            })?;
+        }
         let db = if read_only {
             // A writer compacting at the same moment can delete a file the manifest still
             // names; the next attempt reads the newer manifest.
@@ -276,16 +283,7 @@ impl Store {
         } else {
             DB::open_cf_descriptors(&db_opts, path, descriptors)
         }
-        .map_err(|e| {
-            let msg = e.to_string();
-            if msg.contains("lock") || msg.contains("Resource temporarily unavailable") {
-                StoreError::Locked {
-                    path: path.to_path_buf(),
-                }
-            } else {
-                StoreError::Rocks(e)
-            }
-        })?;
+        .map_err(|e| open_error(path, read_only, e))?;
         let inner = Inner {
             db,
             path: path.to_path_buf(),
@@ -647,6 +645,49 @@ impl Store {
         Ok(total)
     }
 
+    /// Writes a consistent copy of the store into `to`, a directory that must not exist yet,
+    /// and returns the generation the copy serves.
+    ///
+    /// The copy is a RocksDB checkpoint: memtables are flushed, table files are hard-linked
+    /// when `to` is on the store's filesystem (copied otherwise), and a new manifest names
+    /// exactly them. Readers keep reading meanwhile; a commit waits until the checkpoint is
+    /// taken, so the copy holds exactly one committed generation. The data of an index run
+    /// in progress goes along with its staging marker and is purged when the copy is first
+    /// opened for writing, as after a crash; a read-only open never sees it.
+    pub fn checkpoint(&self, to: &Path) -> Result<u64> {
+        let inner = &self.inner;
+        if inner.read_only {
+            return Err(StoreError::Invalid {
+                what: "backup",
+                reason: format!(
+                    "{} is open read-only here; a checkpoint is taken by the process that owns the store",
+                    inner.path.display()
+                ),
+            });
+        }
+        if to.symlink_metadata().is_ok() {
+            return Err(StoreError::Invalid {
+                what: "backup destination",
+                reason: format!(
+                    "{} already exists; a backup goes into a new directory",
+                    to.display()
+                ),
+            });
+        }
+        if let Some(parent) = to.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| StoreError::Invalid {
+                what: "backup destination",
+                reason: format!("cannot create {}: {e}", parent.display()),
+            })?;
+        }
+        // Commits and purges take this lock: none runs while the checkpoint is taken.
+        let guard = inner.catalog.lock();
+        let generation = guard.0.generation;
+        rocksdb::checkpoint::Checkpoint::new(&inner.db)?.create_checkpoint(to)?;
+        drop(guard);
+        Ok(generation)
+    }
+
     /// Flushes memtables and compacts every column family (for measuring size on disk).
     pub fn compact(&self) -> Result<()> {
         let inner = &self.inner;
@@ -698,6 +739,33 @@ impl Store {
         self.inner.db.write_opt(batch, &sync_write())?;
         Ok(())
     }
+}
+
+/// What a failed open means for the person who asked: another process holds the lock, the
+/// directory cannot be written, the disk is full, or something RocksDB says.
+fn open_error(path: &Path, read_only: bool, e: rocksdb::Error) -> StoreError {
+    let msg = e.to_string();
+    // Matched on RocksDB's own wording, not on "lock" alone: a store path may contain it.
+    if [
+        "While lock file",
+        "lock hold by current process",
+        "Resource temporarily unavailable",
+    ]
+    .iter()
+    .any(|m| msg.contains(m))
+    {
+        return StoreError::Locked {
+            path: path.to_path_buf(),
+        };
+    }
+    const NOT_WRITABLE: &[&str] = &["Permission denied", "Read-only file system", "Not a directory"];
+    if !read_only && NOT_WRITABLE.iter().any(|m| msg.contains(m)) {
+        return StoreError::NotWritable {
+            path: path.to_path_buf(),
+            detail: msg,
+        };
+    }
+    StoreError::from(e)
 }
 
 pub(crate) fn put_catalog(inner: &Inner, batch: &mut WriteBatch, catalog: &Catalog, free: &RoaringBitmap) {

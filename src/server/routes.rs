@@ -4,8 +4,9 @@
 //! query parameters; a recipe (POST in the catalog) also takes a JSON object body whose
 //! scalar values are turned to text. Parameters are strict everywhere — an unknown one, a
 //! parameter given twice, a malformed or non-object body is a 422 whose body says what to
-//! fix. The document is computed on a blocking thread (or found in the cache) and one page
-//! of it is answered in the format the `Accept` header asks for.
+//! fix. The document is computed on a blocking thread (a recipe only with a recipe slot)
+//! or found in the cache, and one page of it is cut and rendered, also on a blocking
+//! thread, in the format the `Accept` header asks for.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use serde_json::Value;
 
 use super::cache::{Entry, Key};
 use super::error::ApiError;
+use super::limits::Busy;
 use super::openapi::{self, DISCOVER_PATH};
 use super::AppState;
 use crate::answer::{render_page, Format, Paging, Problem};
@@ -204,22 +206,41 @@ pub(crate) async fn endpoint(
         endpoint: spec.name.to_string(),
         params,
     };
-    match document(&state, caller, request).await {
-        Ok(entry) => {
-            let pages = entry.pages(paging.page_size);
-            answer(&entry.doc, &pages, paging, format)
-        }
-        Err(p) => ApiError::new(p, format).into_response(),
-    }
+    let entry = match document(&state, caller, request).await {
+        Ok(entry) => entry,
+        Err(Refusal::Problem(p)) => return ApiError::new(p, format).into_response(),
+        Err(Refusal::Busy(busy)) => return busy.response(format),
+    };
+    // Cutting a long document and writing its JSON page are linear in its length: not on
+    // the runtime's threads either.
+    let rendered = tokio::task::spawn_blocking(move || {
+        let pages = entry.pages(paging.page_size);
+        answer(&entry.doc, &pages, paging, format)
+    })
+    .await;
+    rendered.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "rendering task failed");
+        ApiError::new(Problem::internal(), format).into_response()
+    })
+}
+
+/// Why a document is not answered.
+pub(crate) enum Refusal {
+    /// The question is wrong, forbidden, matches nothing, or failed.
+    Problem(Problem),
+    /// Every recipe slot is taken (429).
+    Busy(Busy),
 }
 
 /// The document answering `request` for `caller`: from the cache, or computed on a
-/// blocking thread and cached.
+/// blocking thread and cached. A recipe is computed only with a recipe slot, which the
+/// blocking task holds until it is done; the document is cached by that task, so a
+/// request that timed out still leaves its answer for the next one.
 pub(crate) async fn document(
     state: &AppState,
     caller: Caller,
     request: Request,
-) -> Result<Arc<Entry>, Problem> {
+) -> Result<Arc<Entry>, Refusal> {
     let snapshot = state.store().snapshot();
     let key = Key {
         area: caller.area().map(str::to_string),
@@ -230,22 +251,30 @@ pub(crate) async fn document(
     if let Some(entry) = state.cache().get(&key) {
         return Ok(entry);
     }
-    let computed = tokio::task::spawn_blocking(move || execute(&snapshot, &caller, &request)).await;
+    let slot = if request.domain == "recipes" {
+        Some(state.limiter().recipe_slot().await.map_err(Refusal::Busy)?)
+    } else {
+        None
+    };
+    let cache = state.clone();
+    let computed = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        let entry = Arc::new(Entry::new(execute(&snapshot, &caller, &request)?));
+        cache.cache().insert(key, entry.clone());
+        Ok::<_, semgraph_queries::QueryError>(entry)
+    })
+    .await;
     match computed {
-        Ok(Ok(doc)) => {
-            let entry = Arc::new(Entry::new(doc));
-            state.cache().insert(key, entry.clone());
-            Ok(entry)
-        }
+        Ok(Ok(entry)) => Ok(entry),
         Ok(Err(e)) => {
             if e.kind() == semgraph_queries::ErrorKind::Internal {
                 tracing::error!(error = %e.body(), "query failed");
             }
-            Err(Problem::from(e))
+            Err(Refusal::Problem(Problem::from(e)))
         }
         Err(e) => {
             tracing::error!(error = %e, "query task failed");
-            Err(Problem::internal())
+            Err(Refusal::Problem(Problem::internal()))
         }
     }
 }

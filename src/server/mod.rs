@@ -204,6 +204,18 @@ fn app_until(state: AppState, closing: tokio_util::sync::CancellationToken) -> R
         .layer(middleware::from_fn(log_request))
 }
 
+/// What the process logs: `RUST_LOG` (default `info`), except that rmcp is never more
+/// verbose than `info`, whatever `RUST_LOG` asks — at `debug` and `trace` it writes every
+/// JSON-RPC message whole, tool arguments included, and parameters are never logged.
+pub fn log_filter() -> tracing_subscriber::EnvFilter {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    match "rmcp=info".parse() {
+        Ok(cap) => filter.add_directive(cap),
+        Err(_) => filter,
+    }
+}
+
 async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_string();

@@ -3,6 +3,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod process;
+
 use std::path::{Path, PathBuf};
 
 use semgraph::server::{self, AppState, ServerConfig, ServerOptions};

@@ -3,6 +3,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod areas;
 pub mod process;
 
 use std::path::{Path, PathBuf};

@@ -2,11 +2,12 @@
 //!
 //! Every catalog endpoint is served by [`endpoint`] with its spec captured: GET takes
 //! query parameters; a recipe (POST in the catalog) also takes a JSON object body whose
-//! scalar values are turned to text. Parameters are strict everywhere — an unknown one, a
-//! parameter given twice, a malformed or non-object body is a 422 whose body says what to
-//! fix. The document is computed on a blocking thread (a recipe only with a recipe slot)
-//! or found in the cache, and one page of it is cut and rendered, also on a blocking
-//! thread, in the format the `Accept` header asks for.
+//! values, each of its parameter's JSON type, are turned to text. Parameters are strict
+//! everywhere — an unknown one, a parameter given twice, a value of the wrong JSON type or
+//! `null`, a malformed or non-object body is a 422 whose body says what to fix. The
+//! document is computed on a blocking thread (a recipe only with a recipe slot) or found
+//! in the cache, and one page of it is cut and rendered, also on a blocking thread, in
+//! the format the `Accept` header asks for.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -15,7 +16,9 @@ use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use semgraph_queries::{catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, Request};
+use semgraph_queries::{
+    catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, ParamType, Request,
+};
 use serde_json::Value;
 
 use super::cache::{Entry, Key};
@@ -91,13 +94,37 @@ fn body_example(spec: &EndpointSpec) -> String {
     format!("{{{}}}", fields.join(", "))
 }
 
-/// Adds the parameters of a JSON object body to `params`: scalars become text, `null` is
-/// absent, anything else is a 422.
+/// The JSON type a parameter's value must have in a body, for the error message.
+fn json_kind(ty: ParamType) -> &'static str {
+    match ty {
+        ParamType::String | ParamType::Enum(_) => "a JSON string",
+        ParamType::Integer { .. } => "a JSON integer",
+        ParamType::Boolean => "`true` or `false`",
+    }
+}
+
+/// The type of parameter `name` of `spec` in a body, `page` and `page_size` included.
+fn body_type(spec: &EndpointSpec, name: &str) -> Option<ParamType> {
+    match name {
+        "page" | "page_size" => Some(ParamType::Integer {
+            min: 1,
+            max: i64::MAX,
+        }),
+        _ => spec.param(name).map(|p| p.ty),
+    }
+}
+
+/// Adds the parameters of a JSON object body to `params`, as text. Each value must have
+/// the JSON type of its parameter (`types`: a string for text and choices, an integer, a
+/// boolean); `null` and nested values are 422s, and so is a body that is not an object.
+/// A name `types` does not know is kept (as text, if it is a scalar) for the strict
+/// check of names that follows, which names the nearest right one.
 pub(crate) fn body_params(
     path: &str,
     example: &str,
     body: &[u8],
     params: &mut BTreeMap<String, String>,
+    types: &dyn Fn(&str) -> Option<ParamType>,
 ) -> Result<(), Problem> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
@@ -110,31 +137,34 @@ pub(crate) fn body_params(
         ))
     })?;
     let Value::Object(object) = value else {
-        let kind = match value {
-            Value::Array(_) => "an array",
-            Value::String(_) => "a string",
-            Value::Number(_) => "a number",
-            Value::Bool(_) => "a boolean",
-            _ => "null",
-        };
         return Err(Problem::invalid(format!(
-            "# 422: the request body must be a JSON object, not {kind}\n\nEndpoint `POST {path}`: send \
+            "# 422: the request body must be a JSON object, not {}\n\nEndpoint `POST {path}`: send \
              the parameters as an object, e.g. `{example}`. Call `GET {DISCOVER_PATH}` first and copy \
-             parameter names verbatim.\n"
+             parameter names verbatim.\n",
+            kind_of(&value)
         )));
     };
     for (name, v) in object {
-        let text = match v {
-            Value::Null => continue,
-            Value::String(s) => s,
-            Value::Bool(b) => b.to_string(),
-            Value::Number(n) => n.to_string(),
-            Value::Array(_) | Value::Object(_) => {
-                return Err(Problem::invalid(format!(
-                    "# 422: parameter `{name}` must be a string, number or boolean\n\nEndpoint `POST \
-                     {path}`: every parameter is one scalar value, e.g. `{example}`.\n"
-                )))
-            }
+        let wrong = |expected: &str| {
+            Problem::invalid(format!(
+                "# 422: parameter `{name}` must be {expected}, not {}\n\nEndpoint `POST {path}`: e.g. \
+                 `{example}`. Leave a parameter out to use its default.\n",
+                kind_of(&v)
+            ))
+        };
+        let text = match (types(&name), &v) {
+            (_, Value::Null) => return Err(wrong("given a value or left out")),
+            (_, Value::Array(_) | Value::Object(_)) => return Err(wrong("a string, number or boolean")),
+            (Some(ParamType::String | ParamType::Enum(_)), Value::String(s)) => s.clone(),
+            (Some(ParamType::Integer { .. }), Value::Number(n)) => match integer(n) {
+                Some(i) => i,
+                None => return Err(wrong(json_kind(ParamType::Integer { min: 0, max: 0 }))),
+            },
+            (Some(ParamType::Boolean), Value::Bool(b)) => b.to_string(),
+            (Some(ty), _) => return Err(wrong(json_kind(ty))),
+            (None, Value::String(s)) => s.clone(),
+            (None, Value::Bool(b)) => b.to_string(),
+            (None, Value::Number(n)) => n.to_string(),
         };
         if params.contains_key(&name) {
             return Err(twice(path, &name));
@@ -144,7 +174,29 @@ pub(crate) fn body_params(
     Ok(())
 }
 
-fn method_not_allowed(path: &str, allowed: &'static str, format: Format) -> Response {
+/// A JSON number that is an integer, as text: `3`, and `3.0` too (JSON Schema counts a
+/// number without a fraction as an integer).
+fn integer(n: &serde_json::Number) -> Option<String> {
+    if n.is_i64() || n.is_u64() {
+        return Some(n.to_string());
+    }
+    let f = n.as_f64()?;
+    // Below 2^53 every whole f64 is exact, and no parameter goes near it.
+    (f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0).then(|| format!("{}", f as i64))
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub(crate) fn method_not_allowed(path: &str, allowed: &'static str, format: Format) -> Response {
     let problem = Problem {
         status: 405,
         code: "method_not_allowed",
@@ -192,7 +244,9 @@ pub(crate) async fn endpoint(
     let prepared = (|| {
         let mut params = query_params(&path, query.as_deref())?;
         if method == Method::POST {
-            body_params(&path, &body_example(spec), &body, &mut params)?;
+            body_params(&path, &body_example(spec), &body, &mut params, &|name| {
+                body_type(spec, name)
+            })?;
         }
         let paging = Paging::take(&mut params, &path)?;
         Ok::<_, Problem>((params, paging))

@@ -1,6 +1,7 @@
 //! Security, over real sockets and real clients: the area property over MCP sessions
-//! (`mcp_areas.rs`), and no token in the log of the real binary at `RUST_LOG=trace`
-//! (`no_secrets_in_logs.rs`). One test binary for this family, since every binary links
+//! (`mcp_areas.rs`), no token in the log of the real binary at `RUST_LOG=trace`
+//! (`no_secrets_in_logs.rs`), and no parameter reaching the filesystem
+//! (`path_params.rs`). One test binary for this family, since every binary links
 //! RocksDB.
 
 #[path = "support/mcp.rs"]
@@ -12,3 +13,5 @@ mod support;
 mod mcp_areas;
 #[path = "security/no_secrets_in_logs.rs"]
 mod no_secrets_in_logs;
+#[path = "security/path_params.rs"]
+mod path_params;

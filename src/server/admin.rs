@@ -198,6 +198,7 @@ fn start(state: &AppState, caller: &Caller, query: Option<&str>, body: &[u8]) ->
         &|name| (name == "product").then_some(semgraph_queries::ParamType::String),
     )?;
     strict(ADMIN_INDEX_PATH, &params, &["product"])?;
+    super::limits::param_lengths(ADMIN_INDEX_PATH, &params)?;
     let Some(company) = state.company() else {
         return Err(Problem::invalid(
             "# 422: nothing to index\n\nThis server was started without a semgraph.toml (`--config`), so \

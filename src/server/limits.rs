@@ -20,6 +20,10 @@
 //!   with `Retry-After` and a message saying that primitives still answer. A document
 //!   already in the cache needs no slot.
 //!
+//! - Parameter values are at most [`MAX_PARAM_CHARS`] characters (a 422 naming the limit,
+//!   not configurable): every name in a graph is far shorter, and a name is compared with
+//!   many others when nothing matches it, so a longer one would only buy CPU time.
+//!
 //! The guards are middleware around the API router (`guard`: body limit and timeout) and
 //! around `/mcp` (`body_guard`: body limit, and the timeout only while the body is read,
 //! since a tool call is timed by the API request it becomes); the recipe slot is taken in
@@ -136,6 +140,27 @@ impl RawLimits {
             )?,
         })
     }
+}
+
+/// The longest parameter value read, in characters.
+pub(crate) const MAX_PARAM_CHARS: usize = 4_096;
+
+/// Refuses a parameter value longer than [`MAX_PARAM_CHARS`] with a 422 that says so.
+pub(crate) fn param_lengths(
+    path: &str,
+    params: &std::collections::BTreeMap<String, String>,
+) -> Result<(), Problem> {
+    for (name, value) in params {
+        let chars = value.chars().count();
+        if chars > MAX_PARAM_CHARS {
+            return Err(Problem::invalid(format!(
+                "# 422: parameter `{name}` is {chars} characters long\n\nEndpoint `{path}`: a \
+                 parameter value is at most {MAX_PARAM_CHARS} characters. Parameters are names, \
+                 words and small values, never sources or documents.\n"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The limits of a running server: the configuration and the recipe slots.
@@ -400,6 +425,21 @@ mod tests {
         }
         assert!(limits("max_body_bytes = -4").is_err());
         assert!(limits("request_timeout_secs = \"30s\"").is_err());
+    }
+
+    #[test]
+    fn a_parameter_value_is_at_most_max_param_chars() {
+        let mut params = std::collections::BTreeMap::new();
+        params.insert("q".to_string(), "é".repeat(MAX_PARAM_CHARS));
+        assert!(param_lengths("/p", &params).is_ok(), "characters, not bytes");
+        params.insert("q".to_string(), "x".repeat(MAX_PARAM_CHARS + 1));
+        let err = param_lengths("/p", &params).expect_err("too long");
+        assert_eq!(err.status, 422);
+        assert!(
+            err.body.contains("`q`") && err.body.contains("4096"),
+            "{}",
+            err.body
+        );
     }
 
     #[test]

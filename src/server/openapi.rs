@@ -22,6 +22,7 @@ use utoipa::openapi::{
     ResponseBuilder, ResponsesBuilder,
 };
 
+use super::limits::MAX_PARAM_CHARS;
 use crate::answer::{JSON, MARKDOWN, MAX_PAGE_SIZE, MIN_PAGE_SIZE};
 
 /// The tag of the server's own routes (discover, the OpenAPI document, health).
@@ -70,9 +71,11 @@ fn schema_of(spec: &EndpointSpec, p: &ParamSpec, doc: Option<&str>) -> Schema {
         ParamType::String if required => ObjectBuilder::new()
             .schema_type(Type::String)
             .min_length(Some(1))
+            .max_length(Some(MAX_PARAM_CHARS))
             .pattern(Some(NOT_BLANK)),
         ParamType::String => ObjectBuilder::new()
             .schema_type(Type::String)
+            .max_length(Some(MAX_PARAM_CHARS))
             .pattern(checked_text(spec, p.name)),
         ParamType::Integer { min, max } => ObjectBuilder::new()
             .schema_type(Type::Integer)
@@ -158,7 +161,7 @@ fn body_schema(spec: &EndpointSpec) -> Schema {
 }
 
 /// The statuses an operation answers besides those every operation may answer (200, 401,
-/// 404, 413, 422, 503).
+/// 404, 413, 414, 422, 503).
 #[derive(Clone, Copy, Debug, Default)]
 struct Statuses {
     /// 403: content outside the caller's area, or admin without full access.
@@ -237,6 +240,13 @@ fn answer_responses(statuses: Statuses) -> utoipa::openapi::Responses {
         .response(
             "413",
             error("The request body is larger than the server's `max_body_bytes`"),
+        )
+        .response(
+            "414",
+            // Written by the HTTP layer before any handler, without a body.
+            ResponseBuilder::new()
+                .description("The request line is longer than the server reads: shorten the parameters")
+                .build(),
         )
         .response(
             "422",
@@ -447,9 +457,12 @@ pub(crate) fn document() -> OpenApi {
         .schema_type(Type::Object)
         .property(
             "product",
-            ObjectBuilder::new().schema_type(Type::String).description(Some(
-                "the product to re-index; every product of the config when absent",
-            )),
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(MAX_PARAM_CHARS))
+                .description(Some(
+                    "the product to re-index; every product of the config when absent",
+                )),
         )
         .additional_properties(Some(AdditionalProperties::FreeForm(false)))
         .build();

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use super::cache::{Entry, Key};
 use super::error::ApiError;
-use super::limits::Busy;
+use super::limits::{param_lengths, Busy};
 use super::openapi::{self, DISCOVER_PATH};
 use super::AppState;
 use crate::answer::{render_page, Format, Paging, Problem};
@@ -248,6 +248,7 @@ pub(crate) async fn endpoint(
                 body_type(spec, name)
             })?;
         }
+        param_lengths(&path, &params)?;
         let paging = Paging::take(&mut params, &path)?;
         Ok::<_, Problem>((params, paging))
     })();
@@ -347,8 +348,10 @@ pub(crate) async fn discover(
     if let Err(e) = caller_of(&state, &headers, format) {
         return e.into_response();
     }
-    let result = query_params(DISCOVER_PATH, query.as_deref())
-        .and_then(|params| discover_document(state.openapi(), params));
+    let result = query_params(DISCOVER_PATH, query.as_deref()).and_then(|params| {
+        param_lengths(DISCOVER_PATH, &params)?;
+        discover_document(state.openapi(), params)
+    });
     match result {
         Ok((doc, paging)) => answer_document(&doc, paging, format),
         Err(p) => ApiError::new(p, format).into_response(),

@@ -3,7 +3,8 @@
 //! MCP); a request not answered within `request_timeout_secs` — here a client that never
 //! finishes its body — is a 503 that says what narrows the question; recipes beyond
 //! `max_concurrent_recipes` with no room to wait are 429 with `Retry-After`, and with room
-//! they wait and are answered; a bad limit stops `semgraph serve` with the key named.
+//! they wait and are answered; a parameter value over 4,096 characters is a 422; a bad
+//! limit stops `semgraph serve` with the key named.
 
 use std::time::Duration;
 
@@ -287,6 +288,44 @@ async fn recipes_wait_their_turn_in_a_bounded_queue() {
             answer.body
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parameter_value_over_4096_characters_is_a_422() {
+    // Regression: a 100,000-character name kept a core busy for seconds (it is compared
+    // with every name of the graph when nothing matches it).
+    let s = TestServer::start(None).await;
+    let client = reqwest::Client::new();
+    let long = "OrderServiceX".repeat(2_000);
+    let search = send(
+        client
+            .get(s.url("/api/v1/code/search"))
+            .query(&[("q", long.as_str())]),
+    )
+    .await;
+    assert_eq!(search.status, 422, "{}", search.body);
+    assert!(
+        search.body.contains("`q` is 26000 characters") && search.body.contains("at most 4096"),
+        "{}",
+        search.body
+    );
+    let impact = send(
+        client
+            .post(s.url("/api/v1/recipes/impact"))
+            .body(json!({ "target": long }).to_string()),
+    )
+    .await;
+    assert_eq!(impact.status, 422, "{}", impact.body);
+    assert!(impact.body.contains("`target`"), "{}", impact.body);
+    // At the limit, the question is asked.
+    let at_limit = "x".repeat(4_096);
+    let asked = send(
+        client
+            .get(s.url("/api/v1/code/search"))
+            .query(&[("q", at_limit.as_str())]),
+    )
+    .await;
+    assert_ne!(asked.status, 422, "{}", asked.body);
 }
 
 #[test]

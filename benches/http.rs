@@ -155,6 +155,7 @@ fn main() {
                 auth: Auth::none(),
                 company: None,
                 cache_bytes: if cached { 64 << 20 } else { 0 },
+                ..ServerOptions::default()
             },
         );
         let listener = server_rt

@@ -146,7 +146,8 @@ pub struct Rendered {
 }
 
 /// Renders page `paging.page` of `doc`, already cut into `pages`, in `format`. A page
-/// beyond the last is a 422 that says how many pages exist.
+/// beyond the last is a 404 (the request is well formed; that page does not exist) that
+/// says how many pages exist.
 pub fn render_page(
     doc: &Document,
     pages: &[Page],
@@ -156,8 +157,8 @@ pub fn render_page(
     let count = pages.len();
     let Some(page) = pages.get(paging.page.saturating_sub(1)) else {
         let plural = if count == 1 { "page" } else { "pages" };
-        return Err(Problem::invalid(format!(
-            "# 422: page {} does not exist\n\nThis answer has {count} {plural} at page_size {}: \
+        return Err(Problem::not_found(format!(
+            "# 404: page {} does not exist\n\nThis answer has {count} {plural} at page_size {}: \
              pass `page` from 1 to {count}.\n",
             paging.page, paging.page_size
         )));

@@ -106,10 +106,7 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_env_filter(semgraph::server::log_filter())
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();

@@ -97,6 +97,7 @@ fn serve_store(
         ServerOptions {
             auth: config.auth.clone(),
             company,
+            limits: config.limits.clone(),
             ..ServerOptions::default()
         },
     );

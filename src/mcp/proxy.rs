@@ -2,8 +2,8 @@
 //!
 //! [`prepare`] checks the tool arguments (strictly, like the API: an unknown argument, a
 //! non-object `params`, a nested value is a 422-style answer that names the fix) and spells
-//! the request: `GET path?query` or `POST path` with a JSON object body, as the route is
-//! declared. [`send`] runs it through the router and hands back the status and the body
+//! the request: `GET path?query` where the route answers GET (recipes answer both), else
+//! `POST path` with a JSON object body. [`send`] runs it through the router and hands back the status and the body
 //! untouched. There is no query logic and no rendering here.
 //!
 //! Entitlement: the reserved argument `caller_area` (stamped by a gateway, at the top level

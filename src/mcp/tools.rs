@@ -117,9 +117,11 @@ impl Toolset {
         };
         let mut domains: Vec<String> = Vec::new();
         for (path, item) in paths {
-            let (verb, op) = match (item.get("post"), item.get("get")) {
-                (Some(op), _) => (Verb::Post, op),
-                (None, Some(op)) => (Verb::Get, op),
+            // GET where a route answers it (recipes answer both): a tool's parameters are
+            // text, which a query string carries as is, while a JSON body is typed.
+            let (verb, op) = match (item.get("get"), item.get("post")) {
+                (Some(op), _) => (Verb::Get, op),
+                (None, Some(op)) => (Verb::Post, op),
                 (None, None) => continue,
             };
             if op["operationId"] == "discover" {
@@ -255,6 +257,7 @@ mod tests {
         "/api/v1/jira/issue": {"get": {"tags": ["jira"]}},
         "/api/v1/wiki/page": {"get": {"tags": ["wiki"]}},
         "/api/v1/recipes/impact": {"post": {"tags": ["recipes"]}, "get": {"tags": ["recipes"]}},
+        "/api/v1/recipes/only-post": {"post": {"tags": ["recipes"]}},
         "/api/v1/products": {"get": {"tags": ["meta"]}},
         "/api/v1/discover": {"get": {"tags": ["meta"], "operationId": "discover",
             "parameters": [{"name": "domain", "schema": {"type": "string", "enum": ["code", "jira"]}}]}}
@@ -269,7 +272,9 @@ mod tests {
         assert_eq!(code, ["brand-new", "callers"], "a new route is a new endpoint");
         assert_eq!(set.routes["wiki"]["jira/issue"].path, "/api/v1/jira/issue");
         assert_eq!(set.routes["wiki"]["page"].path, "/api/v1/wiki/page");
-        assert_eq!(set.routes["execute"]["impact"].verb, Verb::Post);
+        // GET wherever a route answers it: a tool's values are text, a JSON body is typed.
+        assert_eq!(set.routes["execute"]["impact"].verb, Verb::Get);
+        assert_eq!(set.routes["execute"]["only-post"].verb, Verb::Post);
         assert_eq!(set.routes["code"]["callers"].verb, Verb::Get);
         assert!(!set.routes.values().any(|r| r.contains_key("products")));
         let enum_of =

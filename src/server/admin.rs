@@ -22,7 +22,9 @@ use serde::Serialize;
 
 use super::error::ApiError;
 use super::openapi::{ADMIN_INDEX_PATH, ADMIN_JOBS_PATH};
-use super::routes::{answer_document, body_params, caller_of, format_of, query_params, strict};
+use super::routes::{
+    answer_document, body_params, caller_of, format_of, method_not_allowed, query_params, strict,
+};
 use super::AppState;
 use crate::answer::{Format, Paging, Problem};
 
@@ -157,15 +159,7 @@ pub(crate) async fn start_index(
 ) -> Response {
     let format = format_of(&headers);
     if method != Method::POST {
-        return ApiError::new(
-            Problem {
-                status: 405,
-                code: "method_not_allowed",
-                body: format!("# 405: method not allowed\n\n`{ADMIN_INDEX_PATH}` answers POST.\n"),
-            },
-            format,
-        )
-        .into_response();
+        return method_not_allowed(ADMIN_INDEX_PATH, "POST", format);
     }
     let caller = match caller_of(&state, &headers, format) {
         Ok(c) => c,
@@ -196,8 +190,15 @@ pub(crate) async fn start_index(
 fn start(state: &AppState, caller: &Caller, query: Option<&str>, body: &[u8]) -> Result<Job, Problem> {
     require_admin(caller, ADMIN_INDEX_PATH)?;
     let mut params = query_params(ADMIN_INDEX_PATH, query)?;
-    body_params(ADMIN_INDEX_PATH, "{\"product\": \"…\"}", body, &mut params)?;
+    body_params(
+        ADMIN_INDEX_PATH,
+        "{\"product\": \"…\"}",
+        body,
+        &mut params,
+        &|name| (name == "product").then_some(semgraph_queries::ParamType::String),
+    )?;
     strict(ADMIN_INDEX_PATH, &params, &["product"])?;
+    super::limits::param_lengths(ADMIN_INDEX_PATH, &params)?;
     let Some(company) = state.company() else {
         return Err(Problem::invalid(
             "# 422: nothing to index\n\nThis server was started without a semgraph.toml (`--config`), so \
@@ -209,8 +210,8 @@ fn start(state: &AppState, caller: &Caller, query: Option<&str>, body: &[u8]) ->
         Some(name) => match company.products.iter().find(|p| p.name == name) {
             Some(p) => vec![p.clone()],
             None => {
-                return Err(Problem::invalid(format!(
-                    "# 422: unknown product `{name}`\n\nProducts of the config: {}. Leave `product` out to \
+                return Err(Problem::not_found(format!(
+                    "# 404: no product `{name}`\n\nProducts of the config: {}. Leave `product` out to \
                      index them all.\n",
                     company
                         .products
@@ -315,15 +316,7 @@ pub(crate) async fn list_jobs(
 ) -> Response {
     let format: Format = format_of(&headers);
     if method != Method::GET {
-        return ApiError::new(
-            Problem {
-                status: 405,
-                code: "method_not_allowed",
-                body: format!("# 405: method not allowed\n\n`{ADMIN_JOBS_PATH}` answers GET.\n"),
-            },
-            format,
-        )
-        .into_response();
+        return method_not_allowed(ADMIN_JOBS_PATH, "GET", format);
     }
     let caller = match caller_of(&state, &headers, format) {
         Ok(c) => c,

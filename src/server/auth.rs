@@ -16,6 +16,10 @@
 //! area = "platform"             # optional: the area when the header is absent
 //! ```
 //!
+//! The same table sets the server's limits (`request_timeout_secs`, `max_body_bytes`,
+//! `max_concurrent_recipes`, `recipe_queue`, `recipe_queue_wait_secs`; see `limits.rs`),
+//! checked here with the rest so that one unknown or out-of-range key is one error.
+//!
 //! A request sends `Authorization: Bearer <token>`. A token of `[[server.token]]` gives its
 //! area (an area header is ignored); a gateway token gives the area named by the
 //! [`AREA_HEADER`] header (one area, never `*`). With no token configured the server
@@ -27,6 +31,7 @@ use semgraph_queries::Caller;
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
 
+use super::limits::{LimitsConfig, RawLimits};
 use crate::answer::Problem;
 
 /// The header in which a gateway asserts its caller's area.
@@ -41,6 +46,8 @@ pub struct ServerConfig {
     pub bind: Option<String>,
     /// The credentials.
     pub auth: Auth,
+    /// The request limits.
+    pub limits: LimitsConfig,
 }
 
 #[derive(Deserialize)]
@@ -51,6 +58,11 @@ struct RawServer {
     tokens: Vec<RawToken>,
     #[serde(default, rename = "gateway")]
     gateways: Vec<RawGateway>,
+    request_timeout_secs: Option<f64>,
+    max_body_bytes: Option<u64>,
+    max_concurrent_recipes: Option<u64>,
+    recipe_queue: Option<u64>,
+    recipe_queue_wait_secs: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +116,15 @@ impl ServerConfig {
         let raw: RawServer = toml::Value::Table(table.clone())
             .try_into()
             .map_err(|e: toml::de::Error| ConfigError(e.message().to_string()))?;
+        let limits = RawLimits {
+            request_timeout_secs: raw.request_timeout_secs,
+            max_body_bytes: raw.max_body_bytes,
+            max_concurrent_recipes: raw.max_concurrent_recipes,
+            recipe_queue: raw.recipe_queue,
+            recipe_queue_wait_secs: raw.recipe_queue_wait_secs,
+        }
+        .check()
+        .map_err(ConfigError)?;
         let mut credentials = Vec::new();
         for (i, t) in raw.tokens.into_iter().enumerate() {
             let which = format!("[[server.token]] #{}", i + 1);
@@ -128,6 +149,7 @@ impl ServerConfig {
         Ok(ServerConfig {
             bind: raw.bind,
             auth: Auth { credentials },
+            limits,
         })
     }
 }

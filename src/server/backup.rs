@@ -53,7 +53,7 @@ pub(crate) async fn start_backup(
     let checked = (|| {
         require_admin(&caller, ADMIN_BACKUP_PATH)?;
         let mut params = query_params(ADMIN_BACKUP_PATH, query.as_deref())?;
-        body_params(ADMIN_BACKUP_PATH, "{}", &body, &mut params)?;
+        body_params(ADMIN_BACKUP_PATH, "{}", &body, &mut params, &|_| None)?;
         strict(ADMIN_BACKUP_PATH, &params, &[])
     })();
     if let Err(p) = checked {

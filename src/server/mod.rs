@@ -10,6 +10,10 @@
 //!   gateway token [`AREA_HEADER`]) into a [`semgraph_queries::Caller`] or a rejection; it
 //!   is the one place the caller's area is decided, for the REST API and MCP alike.
 //!
+//! - `limits.rs` keeps one caller from taking the server from the others: a request
+//!   timeout, a body size limit and a cap on recipes computed at once, each a `[server]`
+//!   key ([`LimitsConfig`]), each answered with a status and a message that says what to do.
+//!
 //! Handlers parse, call `semgraph_queries::execute` on a blocking thread, paginate and
 //! render (`crate::answer`); there is no query logic here.
 
@@ -18,6 +22,7 @@ mod auth;
 mod backup;
 mod cache;
 mod error;
+mod limits;
 mod openapi;
 mod routes;
 
@@ -26,7 +31,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::{Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{any, get};
@@ -36,6 +41,7 @@ use semgraph_storage::Store;
 
 pub use auth::{Auth, AuthRejection, ConfigError, ServerConfig, ALL_AREAS, AREA_HEADER};
 pub use error::ApiError;
+pub use limits::LimitsConfig;
 
 /// The address `semgraph serve` listens on unless told otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
@@ -49,6 +55,8 @@ pub struct ServerOptions {
     pub company: Option<Company>,
     /// Budget of the rendered-document cache, in bytes (0: no cache).
     pub cache_bytes: usize,
+    /// Request timeout, body size limit and recipe slots.
+    pub limits: LimitsConfig,
 }
 
 impl Default for ServerOptions {
@@ -57,6 +65,7 @@ impl Default for ServerOptions {
             auth: Auth::none(),
             company: None,
             cache_bytes: cache::DEFAULT_CACHE_BYTES,
+            limits: LimitsConfig::default(),
         }
     }
 }
@@ -69,6 +78,7 @@ struct Shared {
     openapi: utoipa::openapi::OpenApi,
     openapi_json: String,
     jobs: admin::Jobs,
+    limiter: limits::Limiter,
 }
 
 /// Everything a handler needs; one `Arc`, cheap to clone.
@@ -100,6 +110,7 @@ impl AppState {
                 openapi,
                 openapi_json,
                 jobs: admin::Jobs::default(),
+                limiter: limits::Limiter::new(options.limits),
             }),
         }
     }
@@ -134,6 +145,10 @@ impl AppState {
     pub(crate) fn jobs(&self) -> &admin::Jobs {
         &self.shared.jobs
     }
+
+    pub(crate) fn limiter(&self) -> &limits::Limiter {
+        &self.shared.limiter
+    }
 }
 
 /// The discover catalog for `params` (`domain`, `page`, `page_size`), as
@@ -145,7 +160,8 @@ pub fn discover(
 }
 
 /// The REST API: every catalog endpoint, discover, the OpenAPI document, admin and health.
-/// Any other path is a 404 naming the nearest endpoints.
+/// Any other path is a 404 naming the nearest endpoints. Every request is read within the
+/// body limit and answered within the request timeout (`limits.rs`).
 pub fn api_router(state: AppState) -> Router {
     let mut router = Router::new();
     for spec in semgraph_queries::catalog() {
@@ -170,6 +186,8 @@ pub fn api_router(state: AppState) -> Router {
         .route(backup::ADMIN_BACKUP_PATH, any(backup::start_backup))
         .route(openapi::HEALTH_PATH, get(routes::healthz))
         .fallback(routes::not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), limits::guard))
+        .layer(DefaultBodyLimit::disable())
         .with_state(state)
 }
 
@@ -181,10 +199,23 @@ pub fn app(state: AppState) -> Router {
 
 /// [`app`], whose MCP sessions and event streams end when `closing` is cancelled.
 fn app_until(state: AppState, closing: tokio_util::sync::CancellationToken) -> Router {
-    let mcp = crate::mcp::http_service(&state, closing);
+    let mcp = crate::mcp::http_service(&state, closing)
+        .layer(middleware::from_fn_with_state(state.clone(), limits::body_guard));
     api_router(state)
         .nest_service("/mcp", mcp)
         .layer(middleware::from_fn(log_request))
+}
+
+/// What the process logs: `RUST_LOG` (default `info`), except that rmcp is never more
+/// verbose than `info`, whatever `RUST_LOG` asks — at `debug` and `trace` it writes every
+/// JSON-RPC message whole, tool arguments included, and parameters are never logged.
+pub fn log_filter() -> tracing_subscriber::EnvFilter {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    match "rmcp=info".parse() {
+        Ok(cap) => filter.add_directive(cap),
+        Err(_) => filter,
+    }
 }
 
 async fn log_request(request: Request, next: Next) -> Response {

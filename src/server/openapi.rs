@@ -14,7 +14,7 @@ use semgraph_queries::{catalog, EndpointSpec, HttpMethod, ParamSpec, ParamType, 
 use serde_json::{json, Value};
 use utoipa::openapi::path::{Operation, OperationBuilder, ParameterBuilder, ParameterIn, PathItem};
 use utoipa::openapi::request_body::RequestBodyBuilder;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::tag::TagBuilder;
 use utoipa::openapi::{
@@ -22,6 +22,7 @@ use utoipa::openapi::{
     ResponseBuilder, ResponsesBuilder,
 };
 
+use super::limits::MAX_PARAM_CHARS;
 use crate::answer::{JSON, MARKDOWN, MAX_PAGE_SIZE, MIN_PAGE_SIZE};
 
 /// The tag of the server's own routes (discover, the OpenAPI document, health).
@@ -40,9 +41,42 @@ pub(crate) const ADMIN_INDEX_PATH: &str = "/api/v1/admin/index";
 /// Path that lists index jobs.
 pub(crate) const ADMIN_JOBS_PATH: &str = "/api/v1/admin/jobs";
 
-fn schema_of(ty: &ParamType, default: Option<&str>, doc: Option<&str>) -> Schema {
+/// A character the server does not trim away: a required text parameter needs one (the
+/// server trims values with Rust's `char::is_whitespace`, and this class is exactly the
+/// complement of that set, the same in every regex dialect).
+const NOT_BLANK: &str =
+    "[^\\t\\n\\u000B\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]";
+
+/// Whitespace as the server trims it (Rust's `char::is_whitespace`).
+const BLANK: &str =
+    "[\\t\\n\\u000B\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]";
+
+/// Text parameters whose values the queries check beyond the catalog's types, and the
+/// pattern of what they accept (after trimming; blank is absent): a day, `YYYY-MM-DD`.
+const CHECKED_TEXT: &[(&str, &str, &str)] = &[
+    ("jira-history", "since", "[0-9]{4}-[0-9]{2}-[0-9]{2}"),
+    ("jira-history", "until", "[0-9]{4}-[0-9]{2}-[0-9]{2}"),
+];
+
+fn checked_text(spec: &EndpointSpec, name: &str) -> Option<String> {
+    CHECKED_TEXT
+        .iter()
+        .find(|(endpoint, param, _)| *endpoint == spec.name && *param == name)
+        .map(|(_, _, pattern)| format!("^{BLANK}*({pattern})?{BLANK}*$"))
+}
+
+fn schema_of(spec: &EndpointSpec, p: &ParamSpec, doc: Option<&str>) -> Schema {
+    let (ty, default, required) = (&p.ty, p.default, p.required);
     let base = match ty {
-        ParamType::String => ObjectBuilder::new().schema_type(Type::String),
+        ParamType::String if required => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .min_length(Some(1))
+            .max_length(Some(MAX_PARAM_CHARS))
+            .pattern(Some(NOT_BLANK)),
+        ParamType::String => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .max_length(Some(MAX_PARAM_CHARS))
+            .pattern(checked_text(spec, p.name)),
         ParamType::Integer { min, max } => ObjectBuilder::new()
             .schema_type(Type::Integer)
             .minimum(Some(*min))
@@ -60,10 +94,15 @@ fn schema_of(ty: &ParamType, default: Option<&str>, doc: Option<&str>) -> Schema
     Schema::Object(base.default(default).description(doc).build())
 }
 
+/// The largest `page` the document admits (the server reads any whole number, and a page
+/// beyond the last is a 404).
+const MAX_PAGE: i64 = 1_000_000_000;
+
 fn paging_params() -> [(&'static str, Schema, &'static str); 2] {
     let page = ObjectBuilder::new()
         .schema_type(Type::Integer)
         .minimum(Some(1))
+        .maximum(Some(MAX_PAGE))
         .default(Some(json!(1)))
         .build();
     let page_size = ObjectBuilder::new()
@@ -88,10 +127,11 @@ fn query_param(name: &str, schema: Schema, required: bool, doc: &str) -> utoipa:
         .build()
 }
 
-fn query_params(params: &[ParamSpec]) -> Vec<utoipa::openapi::path::Parameter> {
-    let mut out: Vec<_> = params
+fn query_params(spec: &EndpointSpec) -> Vec<utoipa::openapi::path::Parameter> {
+    let mut out: Vec<_> = spec
+        .params
         .iter()
-        .map(|p| query_param(p.name, schema_of(&p.ty, p.default, None), p.required, p.doc))
+        .map(|p| query_param(p.name, schema_of(spec, p, None), p.required, p.doc))
         .collect();
     out.extend(
         paging_params()
@@ -101,10 +141,10 @@ fn query_params(params: &[ParamSpec]) -> Vec<utoipa::openapi::path::Parameter> {
     out
 }
 
-fn body_schema(params: &[ParamSpec]) -> Schema {
+fn body_schema(spec: &EndpointSpec) -> Schema {
     let mut object = ObjectBuilder::new().schema_type(Type::Object);
-    for p in params {
-        object = object.property(p.name, schema_of(&p.ty, p.default, Some(p.doc)));
+    for p in spec.params {
+        object = object.property(p.name, schema_of(spec, p, Some(p.doc)));
         if p.required {
             object = object.required(p.name);
         }
@@ -112,10 +152,27 @@ fn body_schema(params: &[ParamSpec]) -> Schema {
     for (name, schema, _) in paging_params() {
         object = object.property(name, schema);
     }
-    Schema::Object(object.build())
+    // Parameters are strict: any other member is a 422.
+    Schema::Object(
+        object
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .build(),
+    )
 }
 
-fn answer_responses(content_endpoint: bool) -> utoipa::openapi::Responses {
+/// The statuses an operation answers besides those every operation may answer (200, 401,
+/// 404, 413, 414, 422, 503).
+#[derive(Clone, Copy, Debug, Default)]
+struct Statuses {
+    /// 403: content outside the caller's area, or admin without full access.
+    forbidden: bool,
+    /// 429: a recipe finds every recipe slot taken.
+    busy: bool,
+    /// 409: an index job is already running.
+    conflict: bool,
+}
+
+fn answer_responses(statuses: Statuses) -> utoipa::openapi::Responses {
     let page = ObjectBuilder::new()
         .schema_type(Type::Object)
         .property("title", ObjectBuilder::new().schema_type(Type::String))
@@ -129,6 +186,12 @@ fn answer_responses(content_endpoint: bool) -> utoipa::openapi::Responses {
                 .schema_type(SchemaType::AnyValue)
                 .description(Some("the whole structured result, on page 1 only")),
         )
+        .required("title")
+        .required("page")
+        .required("pages")
+        .required("page_size")
+        .required("markdown")
+        .required("result")
         .build();
     let markdown = ContentBuilder::new()
         .schema(Some(ObjectBuilder::new().schema_type(Type::String).build()))
@@ -138,29 +201,93 @@ fn answer_responses(content_endpoint: bool) -> utoipa::openapi::Responses {
         .content(MARKDOWN, markdown.clone())
         .content(JSON, ContentBuilder::new().schema(Some(page)).build())
         .build();
+    // `Accept: application/json` gets the error as `{"error": {status, code, message}}`.
+    let error_object = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property(
+            "error",
+            ObjectBuilder::new()
+                .schema_type(Type::Object)
+                .property("status", ObjectBuilder::new().schema_type(Type::Integer))
+                .property("code", ObjectBuilder::new().schema_type(Type::String))
+                .property(
+                    "message",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .description(Some("the markdown body")),
+                )
+                .required("status")
+                .required("code")
+                .required("message"),
+        )
+        .required("error")
+        .build();
+    let error_json = ContentBuilder::new().schema(Some(error_object)).build();
     let error = |what: &str| {
         ResponseBuilder::new()
             .description(what)
             .content(MARKDOWN, markdown.clone())
+            .content(JSON, error_json.clone())
             .build()
     };
     let mut responses = ResponsesBuilder::new()
         .response("200", ok)
         .response("401", error("Missing or unknown token"))
-        .response("404", error("Nothing matches: the body lists the nearest names"))
+        .response(
+            "404",
+            error("Nothing matches (the body lists the nearest names), or a page beyond the last"),
+        )
+        .response(
+            "413",
+            error("The request body is larger than the server's `max_body_bytes`"),
+        )
+        .response(
+            "414",
+            // Written by the HTTP layer before any handler, without a body.
+            ResponseBuilder::new()
+                .description("The request line is longer than the server reads: shorten the parameters")
+                .build(),
+        )
         .response(
             "422",
-            error(
-                "A wrong, missing or ill-typed parameter, or a page beyond the last: the body names the fix",
-            ),
+            error("A wrong, missing or ill-typed parameter: the body names the fix"),
+        )
+        .response(
+            "503",
+            error("The request took longer than the server's `request_timeout_secs`: the body says what narrows it"),
         );
-    if content_endpoint {
+    if statuses.forbidden {
         responses = responses.response(
             "403",
-            error("Content outside the caller's area: a permission boundary; structure still answers"),
+            error("Content outside the caller's area (a permission boundary; structure still answers), or admin without full access"),
+        );
+    }
+    if statuses.busy {
+        let retry_after = utoipa::openapi::HeaderBuilder::new()
+            .schema(Some(ObjectBuilder::new().schema_type(Type::Integer)))
+            .description(Some("seconds to wait before asking again"))
+            .build();
+        let mut busy = error(
+            "Every recipe slot is taken and the wait for one ran out: retry after `Retry-After` seconds",
+        );
+        busy.headers.insert("Retry-After".into(), RefOr::T(retry_after));
+        responses = responses.response("429", busy);
+    }
+    if statuses.conflict {
+        responses = responses.response(
+            "409",
+            error("An index job is already running: follow it at /api/v1/admin/jobs"),
         );
     }
     responses.build()
+}
+
+/// `responses` with its 200 answered as 202 (a job started, not a question answered).
+fn accepted(mut responses: utoipa::openapi::Responses) -> utoipa::openapi::Responses {
+    if let Some(ok) = responses.responses.remove("200") {
+        responses.responses.insert("202".into(), ok);
+    }
+    responses
 }
 
 fn operation(spec: &EndpointSpec, method: HttpMethod) -> Operation {
@@ -168,7 +295,11 @@ fn operation(spec: &EndpointSpec, method: HttpMethod) -> Operation {
     let mut op = OperationBuilder::new()
         .tag(spec.domain)
         .summary(Some(spec.summary))
-        .responses(answer_responses(spec.content));
+        .responses(answer_responses(Statuses {
+            forbidden: spec.content,
+            busy: spec.domain == "recipes",
+            conflict: false,
+        }));
     match method {
         HttpMethod::Get => {
             let id = if spec.method == HttpMethod::Post {
@@ -176,19 +307,21 @@ fn operation(spec: &EndpointSpec, method: HttpMethod) -> Operation {
             } else {
                 id
             };
-            op = op
-                .operation_id(Some(id))
-                .parameters(Some(query_params(spec.params)));
+            op = op.operation_id(Some(id)).parameters(Some(query_params(spec)));
         }
         HttpMethod::Post => {
             let body = RequestBodyBuilder::new()
                 .content(
                     JSON,
-                    ContentBuilder::new()
-                        .schema(Some(body_schema(spec.params)))
-                        .build(),
+                    ContentBuilder::new().schema(Some(body_schema(spec))).build(),
                 )
-                .required(Some(Required::False))
+                // Required parameters come in the body (or the query string, which the
+                // document does not spell for POST).
+                .required(Some(if spec.params.iter().any(|p| p.required) {
+                    Required::True
+                } else {
+                    Required::False
+                }))
                 .build();
             op = op.operation_id(Some(id)).request_body(Some(body));
         }
@@ -201,13 +334,19 @@ fn operation(spec: &EndpointSpec, method: HttpMethod) -> Operation {
     op.build()
 }
 
-fn plain_get(tag: &str, id: &str, summary: &str, params: Vec<utoipa::openapi::path::Parameter>) -> Operation {
+fn plain_get(
+    tag: &str,
+    id: &str,
+    summary: &str,
+    params: Vec<utoipa::openapi::path::Parameter>,
+    statuses: Statuses,
+) -> Operation {
     OperationBuilder::new()
         .tag(tag)
         .operation_id(Some(id))
         .summary(Some(summary))
         .parameters(Some(params))
-        .responses(answer_responses(false))
+        .responses(answer_responses(statuses))
         .build()
 }
 
@@ -256,20 +395,35 @@ pub(crate) fn document() -> OpenApi {
                 "discover",
                 "This catalog: every endpoint, its parameters, types and defaults. Call it first",
                 discover_params,
+                Statuses::default(),
             ),
+        ),
+    );
+    let mut openapi_op = plain_get(
+        META,
+        "openapi",
+        "The OpenAPI 3.1 document of this API",
+        Vec::new(),
+        Statuses::default(),
+    );
+    // The document itself, not a page of an answer.
+    openapi_op.responses.responses.insert(
+        "200".into(),
+        RefOr::T(
+            ResponseBuilder::new()
+                .description("This OpenAPI document")
+                .content(
+                    JSON,
+                    ContentBuilder::new()
+                        .schema(Some(ObjectBuilder::new().schema_type(Type::Object).build()))
+                        .build(),
+                )
+                .build(),
         ),
     );
     paths = paths.path(
         OPENAPI_PATH,
-        PathItem::new(
-            utoipa::openapi::HttpMethod::Get,
-            plain_get(
-                META,
-                "openapi",
-                "The OpenAPI 3.1 document of this API",
-                Vec::new(),
-            ),
-        ),
+        PathItem::new(utoipa::openapi::HttpMethod::Get, openapi_op),
     );
     paths = paths.path(
         HEALTH_PATH,
@@ -282,7 +436,18 @@ pub(crate) fn document() -> OpenApi {
                 .security(SecurityRequirement::default())
                 .responses(
                     ResponsesBuilder::new()
-                        .response("200", ResponseBuilder::new().description("ok").build())
+                        .response(
+                            "200",
+                            ResponseBuilder::new()
+                                .description("`ok generation <n>`")
+                                .content(
+                                    "text/plain; charset=utf-8",
+                                    ContentBuilder::new()
+                                        .schema(Some(ObjectBuilder::new().schema_type(Type::String).build()))
+                                        .build(),
+                                )
+                                .build(),
+                        )
                         .build(),
                 )
                 .build(),
@@ -292,10 +457,14 @@ pub(crate) fn document() -> OpenApi {
         .schema_type(Type::Object)
         .property(
             "product",
-            ObjectBuilder::new().schema_type(Type::String).description(Some(
-                "the product to re-index; every product of the config when absent",
-            )),
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(MAX_PARAM_CHARS))
+                .description(Some(
+                    "the product to re-index; every product of the config when absent",
+                )),
         )
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
         .build();
     paths = paths.path(
         ADMIN_INDEX_PATH,
@@ -312,7 +481,11 @@ pub(crate) fn document() -> OpenApi {
                         .content(JSON, ContentBuilder::new().schema(Some(product_schema)).build())
                         .build(),
                 ))
-                .responses(answer_responses(false))
+                .responses(accepted(answer_responses(Statuses {
+                    forbidden: true,
+                    conflict: true,
+                    ..Statuses::default()
+                })))
                 .build(),
         ),
     );
@@ -328,6 +501,10 @@ pub(crate) fn document() -> OpenApi {
                     .into_iter()
                     .map(|(name, schema, doc)| query_param(name, schema, false, doc))
                     .collect(),
+                Statuses {
+                    forbidden: true,
+                    ..Statuses::default()
+                },
             ),
         ),
     );
@@ -341,7 +518,10 @@ pub(crate) fn document() -> OpenApi {
                 .summary(Some(
                     "Write a checkpoint of the store into <store>.backups/ and answer its path and generation; no parameters; full access only",
                 ))
-                .responses(answer_responses(false))
+                .responses(answer_responses(Statuses {
+                    forbidden: true,
+                    ..Statuses::default()
+                }))
                 .build(),
         ),
     );

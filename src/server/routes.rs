@@ -2,10 +2,12 @@
 //!
 //! Every catalog endpoint is served by [`endpoint`] with its spec captured: GET takes
 //! query parameters; a recipe (POST in the catalog) also takes a JSON object body whose
-//! scalar values are turned to text. Parameters are strict everywhere — an unknown one, a
-//! parameter given twice, a malformed or non-object body is a 422 whose body says what to
-//! fix. The document is computed on a blocking thread (or found in the cache) and one page
-//! of it is answered in the format the `Accept` header asks for.
+//! values, each of its parameter's JSON type, are turned to text. Parameters are strict
+//! everywhere — an unknown one, a parameter given twice, a value of the wrong JSON type or
+//! `null`, a malformed or non-object body is a 422 whose body says what to fix. The
+//! document is computed on a blocking thread (a recipe only with a recipe slot) or found
+//! in the cache, and one page of it is cut and rendered, also on a blocking thread, in
+//! the format the `Accept` header asks for.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,11 +16,14 @@ use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use semgraph_queries::{catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, Request};
+use semgraph_queries::{
+    catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, ParamType, Request,
+};
 use serde_json::Value;
 
 use super::cache::{Entry, Key};
 use super::error::ApiError;
+use super::limits::{param_lengths, Busy};
 use super::openapi::{self, DISCOVER_PATH};
 use super::AppState;
 use crate::answer::{render_page, Format, Paging, Problem};
@@ -89,13 +94,37 @@ fn body_example(spec: &EndpointSpec) -> String {
     format!("{{{}}}", fields.join(", "))
 }
 
-/// Adds the parameters of a JSON object body to `params`: scalars become text, `null` is
-/// absent, anything else is a 422.
+/// The JSON type a parameter's value must have in a body, for the error message.
+fn json_kind(ty: ParamType) -> &'static str {
+    match ty {
+        ParamType::String | ParamType::Enum(_) => "a JSON string",
+        ParamType::Integer { .. } => "a JSON integer",
+        ParamType::Boolean => "`true` or `false`",
+    }
+}
+
+/// The type of parameter `name` of `spec` in a body, `page` and `page_size` included.
+fn body_type(spec: &EndpointSpec, name: &str) -> Option<ParamType> {
+    match name {
+        "page" | "page_size" => Some(ParamType::Integer {
+            min: 1,
+            max: i64::MAX,
+        }),
+        _ => spec.param(name).map(|p| p.ty),
+    }
+}
+
+/// Adds the parameters of a JSON object body to `params`, as text. Each value must have
+/// the JSON type of its parameter (`types`: a string for text and choices, an integer, a
+/// boolean); `null` and nested values are 422s, and so is a body that is not an object.
+/// A name `types` does not know is kept (as text, if it is a scalar) for the strict
+/// check of names that follows, which names the nearest right one.
 pub(crate) fn body_params(
     path: &str,
     example: &str,
     body: &[u8],
     params: &mut BTreeMap<String, String>,
+    types: &dyn Fn(&str) -> Option<ParamType>,
 ) -> Result<(), Problem> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
@@ -108,31 +137,34 @@ pub(crate) fn body_params(
         ))
     })?;
     let Value::Object(object) = value else {
-        let kind = match value {
-            Value::Array(_) => "an array",
-            Value::String(_) => "a string",
-            Value::Number(_) => "a number",
-            Value::Bool(_) => "a boolean",
-            _ => "null",
-        };
         return Err(Problem::invalid(format!(
-            "# 422: the request body must be a JSON object, not {kind}\n\nEndpoint `POST {path}`: send \
+            "# 422: the request body must be a JSON object, not {}\n\nEndpoint `POST {path}`: send \
              the parameters as an object, e.g. `{example}`. Call `GET {DISCOVER_PATH}` first and copy \
-             parameter names verbatim.\n"
+             parameter names verbatim.\n",
+            kind_of(&value)
         )));
     };
     for (name, v) in object {
-        let text = match v {
-            Value::Null => continue,
-            Value::String(s) => s,
-            Value::Bool(b) => b.to_string(),
-            Value::Number(n) => n.to_string(),
-            Value::Array(_) | Value::Object(_) => {
-                return Err(Problem::invalid(format!(
-                    "# 422: parameter `{name}` must be a string, number or boolean\n\nEndpoint `POST \
-                     {path}`: every parameter is one scalar value, e.g. `{example}`.\n"
-                )))
-            }
+        let wrong = |expected: &str| {
+            Problem::invalid(format!(
+                "# 422: parameter `{name}` must be {expected}, not {}\n\nEndpoint `POST {path}`: e.g. \
+                 `{example}`. Leave a parameter out to use its default.\n",
+                kind_of(&v)
+            ))
+        };
+        let text = match (types(&name), &v) {
+            (_, Value::Null) => return Err(wrong("given a value or left out")),
+            (_, Value::Array(_) | Value::Object(_)) => return Err(wrong("a string, number or boolean")),
+            (Some(ParamType::String | ParamType::Enum(_)), Value::String(s)) => s.clone(),
+            (Some(ParamType::Integer { .. }), Value::Number(n)) => match integer(n) {
+                Some(i) => i,
+                None => return Err(wrong(json_kind(ParamType::Integer { min: 0, max: 0 }))),
+            },
+            (Some(ParamType::Boolean), Value::Bool(b)) => b.to_string(),
+            (Some(ty), _) => return Err(wrong(json_kind(ty))),
+            (None, Value::String(s)) => s.clone(),
+            (None, Value::Bool(b)) => b.to_string(),
+            (None, Value::Number(n)) => n.to_string(),
         };
         if params.contains_key(&name) {
             return Err(twice(path, &name));
@@ -142,7 +174,29 @@ pub(crate) fn body_params(
     Ok(())
 }
 
-fn method_not_allowed(path: &str, allowed: &'static str, format: Format) -> Response {
+/// A JSON number that is an integer, as text: `3`, and `3.0` too (JSON Schema counts a
+/// number without a fraction as an integer).
+fn integer(n: &serde_json::Number) -> Option<String> {
+    if n.is_i64() || n.is_u64() {
+        return Some(n.to_string());
+    }
+    let f = n.as_f64()?;
+    // Below 2^53 every whole f64 is exact, and no parameter goes near it.
+    (f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0).then(|| format!("{}", f as i64))
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub(crate) fn method_not_allowed(path: &str, allowed: &'static str, format: Format) -> Response {
     let problem = Problem {
         status: 405,
         code: "method_not_allowed",
@@ -190,8 +244,11 @@ pub(crate) async fn endpoint(
     let prepared = (|| {
         let mut params = query_params(&path, query.as_deref())?;
         if method == Method::POST {
-            body_params(&path, &body_example(spec), &body, &mut params)?;
+            body_params(&path, &body_example(spec), &body, &mut params, &|name| {
+                body_type(spec, name)
+            })?;
         }
+        param_lengths(&path, &params)?;
         let paging = Paging::take(&mut params, &path)?;
         Ok::<_, Problem>((params, paging))
     })();
@@ -204,22 +261,41 @@ pub(crate) async fn endpoint(
         endpoint: spec.name.to_string(),
         params,
     };
-    match document(&state, caller, request).await {
-        Ok(entry) => {
-            let pages = entry.pages(paging.page_size);
-            answer(&entry.doc, &pages, paging, format)
-        }
-        Err(p) => ApiError::new(p, format).into_response(),
-    }
+    let entry = match document(&state, caller, request).await {
+        Ok(entry) => entry,
+        Err(Refusal::Problem(p)) => return ApiError::new(p, format).into_response(),
+        Err(Refusal::Busy(busy)) => return busy.response(format),
+    };
+    // Cutting a long document and writing its JSON page are linear in its length: not on
+    // the runtime's threads either.
+    let rendered = tokio::task::spawn_blocking(move || {
+        let pages = entry.pages(paging.page_size);
+        answer(&entry.doc, &pages, paging, format)
+    })
+    .await;
+    rendered.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "rendering task failed");
+        ApiError::new(Problem::internal(), format).into_response()
+    })
+}
+
+/// Why a document is not answered.
+pub(crate) enum Refusal {
+    /// The question is wrong, forbidden, matches nothing, or failed.
+    Problem(Problem),
+    /// Every recipe slot is taken (429).
+    Busy(Busy),
 }
 
 /// The document answering `request` for `caller`: from the cache, or computed on a
-/// blocking thread and cached.
+/// blocking thread and cached. A recipe is computed only with a recipe slot, which the
+/// blocking task holds until it is done; the document is cached by that task, so a
+/// request that timed out still leaves its answer for the next one.
 pub(crate) async fn document(
     state: &AppState,
     caller: Caller,
     request: Request,
-) -> Result<Arc<Entry>, Problem> {
+) -> Result<Arc<Entry>, Refusal> {
     let snapshot = state.store().snapshot();
     let key = Key {
         area: caller.area().map(str::to_string),
@@ -230,22 +306,30 @@ pub(crate) async fn document(
     if let Some(entry) = state.cache().get(&key) {
         return Ok(entry);
     }
-    let computed = tokio::task::spawn_blocking(move || execute(&snapshot, &caller, &request)).await;
+    let slot = if request.domain == "recipes" {
+        Some(state.limiter().recipe_slot().await.map_err(Refusal::Busy)?)
+    } else {
+        None
+    };
+    let cache = state.clone();
+    let computed = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        let entry = Arc::new(Entry::new(execute(&snapshot, &caller, &request)?));
+        cache.cache().insert(key, entry.clone());
+        Ok::<_, semgraph_queries::QueryError>(entry)
+    })
+    .await;
     match computed {
-        Ok(Ok(doc)) => {
-            let entry = Arc::new(Entry::new(doc));
-            state.cache().insert(key, entry.clone());
-            Ok(entry)
-        }
+        Ok(Ok(entry)) => Ok(entry),
         Ok(Err(e)) => {
             if e.kind() == semgraph_queries::ErrorKind::Internal {
                 tracing::error!(error = %e.body(), "query failed");
             }
-            Err(Problem::from(e))
+            Err(Refusal::Problem(Problem::from(e)))
         }
         Err(e) => {
             tracing::error!(error = %e, "query task failed");
-            Err(Problem::internal())
+            Err(Refusal::Problem(Problem::internal()))
         }
     }
 }
@@ -264,8 +348,10 @@ pub(crate) async fn discover(
     if let Err(e) = caller_of(&state, &headers, format) {
         return e.into_response();
     }
-    let result = query_params(DISCOVER_PATH, query.as_deref())
-        .and_then(|params| discover_document(state.openapi(), params));
+    let result = query_params(DISCOVER_PATH, query.as_deref()).and_then(|params| {
+        param_lengths(DISCOVER_PATH, &params)?;
+        discover_document(state.openapi(), params)
+    });
     match result {
         Ok((doc, paging)) => answer_document(&doc, paging, format),
         Err(p) => ApiError::new(p, format).into_response(),

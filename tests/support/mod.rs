@@ -3,6 +3,9 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod areas;
+pub mod served;
+
 use std::path::{Path, PathBuf};
 
 use semgraph::server::{self, AppState, ServerConfig, ServerOptions};
@@ -40,6 +43,12 @@ impl TestServer {
     /// Indexes the fixture and serves it with the `[server]` table of `server_toml` (none:
     /// no auth, the local user).
     pub async fn start(server_toml: Option<&str>) -> TestServer {
+        TestServer::start_with(server_toml, ServerOptions::default().cache_bytes).await
+    }
+
+    /// [`TestServer::start`] with a document cache of `cache_bytes` (0: every question is
+    /// computed).
+    pub async fn start_with(server_toml: Option<&str>, cache_bytes: usize) -> TestServer {
         let dir = tempfile::tempdir().expect("tempdir");
         let (store, mut company) = {
             let path = dir.path().to_path_buf();
@@ -60,7 +69,8 @@ impl TestServer {
             ServerOptions {
                 auth: config.auth.clone(),
                 company: Some(company.clone()),
-                ..ServerOptions::default()
+                limits: config.limits.clone(),
+                cache_bytes,
             },
         );
         let listener = server::bind("127.0.0.1:0", &config.auth).await.expect("bind");

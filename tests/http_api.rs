@@ -188,8 +188,22 @@ async fn wrong_requests_are_422_or_404_with_a_body_that_names_the_fix() {
     assert_eq!(route.status, 404);
     assert!(route.body.contains("/api/v1/code/callers"), "{}", route.body);
     assert!(route.body.contains("/api/v1/discover"), "{}", route.body);
-    let method = send(c.post(s.url("/api/v1/code/callers"))).await;
-    assert_eq!(method.status, 405, "{}", method.body);
+    // A wrong method is a 405 whose `Allow` header names the right one (RFC 9110).
+    for (method, path, allowed) in [
+        (reqwest::Method::POST, "/api/v1/code/callers", "GET"),
+        (reqwest::Method::GET, "/api/v1/admin/backup", "POST"),
+        (reqwest::Method::DELETE, "/api/v1/admin/index", "POST"),
+        (reqwest::Method::PUT, "/api/v1/discover", "GET"),
+    ] {
+        let response = c
+            .request(method.clone(), s.url(path))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status().as_u16(), 405, "{method} {path}");
+        let allow = response.headers().get("allow").and_then(|v| v.to_str().ok());
+        assert_eq!(allow, Some(allowed), "{method} {path}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -18,7 +18,9 @@ use semgraph_queries::Document;
 
 use super::admin::require_admin;
 use super::error::ApiError;
-use super::routes::{answer_document, body_params, caller_of, format_of, query_params, strict};
+use super::routes::{
+    answer_document, body_params, caller_of, format_of, method_not_allowed, query_params, strict,
+};
 use super::AppState;
 use crate::answer::{Paging, Problem};
 
@@ -36,15 +38,7 @@ pub(crate) async fn start_backup(
 ) -> Response {
     let format = format_of(&headers);
     if method != Method::POST {
-        return ApiError::new(
-            Problem {
-                status: 405,
-                code: "method_not_allowed",
-                body: format!("# 405: method not allowed\n\n`{ADMIN_BACKUP_PATH}` answers POST.\n"),
-            },
-            format,
-        )
-        .into_response();
+        return method_not_allowed(ADMIN_BACKUP_PATH, "POST", format);
     }
     let caller = match caller_of(&state, &headers, format) {
         Ok(c) => c,

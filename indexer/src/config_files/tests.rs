@@ -365,3 +365,23 @@ fn acme_values_profiles_and_names() {
     let password = value_of(&notifications, "notifications.orders-datasource.password", None);
     assert_eq!(password.as_deref(), Some("${ORDERS_REPLICA_PASSWORD:}"));
 }
+
+#[test]
+fn yaml_lines_count_newlines_only_as_the_rest_of_semgraph_does() {
+    // A lone `\r` breaks a YAML line but not a line of the file: entries and warnings
+    // must still point at the file's lines (found by fuzzing: a warning "at line 19" of an
+    // 18-line file).
+    let text = "a:\r  b: 1\nc: 2\r\nd: [\n";
+    let file = parse_config_file("application.yml", text);
+    assert!(
+        !file.warnings.is_empty(),
+        "the unclosed flow sequence is a warning"
+    );
+    for w in &file.warnings {
+        assert!(w.line <= 4, "warning at line {} of a 3-line file", w.line);
+    }
+    let text = "a:\r  b: 1\nc: 2\r\nd: 3\n";
+    let file = parse_config_file("application.yml", text);
+    let lines: Vec<(&str, u32)> = file.entries.iter().map(|e| (e.key.as_str(), e.line)).collect();
+    assert_eq!(lines, vec![("a.b", 1), ("c", 2), ("d", 3)]);
+}

@@ -117,11 +117,15 @@ fn parse_segment(
 ) -> Result<(), (usize, String)> {
     let mut parser = Parser::new_from_str(segment);
     let mut builder = Builder::default();
+    let lines = LineBreaks::of(segment);
     loop {
-        let (event, mark) = parser
-            .next_token()
-            .map_err(|e| (e.marker().line() + line_offset, e.info().to_owned()))?;
-        let line = mark.line() + line_offset;
+        let (event, mark) = parser.next_token().map_err(|e| {
+            (
+                lines.line_of(e.marker().line()) + line_offset,
+                e.info().to_owned(),
+            )
+        })?;
+        let line = lines.line_of(mark.line()) + line_offset;
         match event {
             Event::StreamEnd => return Ok(()),
             Event::StreamStart | Event::Nothing => {}
@@ -162,6 +166,43 @@ fn parse_segment(
             ),
             Event::SequenceEnd | Event::MappingEnd => builder.close(),
         }
+    }
+}
+
+/// Lines as the rest of semgraph counts them (by `\n`). YAML also breaks a line on a lone
+/// `\r`, so the parser's line numbers drift from the file's and can point past its end;
+/// they are mapped back here.
+struct LineBreaks {
+    /// For each parser line (0-based), the 1-based line of the file it is on.
+    file_line: Vec<usize>,
+}
+
+impl LineBreaks {
+    fn of(text: &str) -> LineBreaks {
+        let mut file_line = vec![1];
+        let mut line = 1;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => {
+                    line += 1;
+                    file_line.push(line);
+                }
+                '\r' if chars.peek() == Some(&'\n') => {}
+                '\r' => file_line.push(line),
+                _ => {}
+            }
+        }
+        LineBreaks { file_line }
+    }
+
+    /// The file's 1-based line for the parser's 1-based `parser_line`.
+    fn line_of(&self, parser_line: usize) -> usize {
+        let last = self.file_line.last().copied().unwrap_or(1);
+        parser_line
+            .checked_sub(1)
+            .and_then(|i| self.file_line.get(i).copied())
+            .unwrap_or(last)
     }
 }
 

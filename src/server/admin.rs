@@ -104,6 +104,25 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
+/// What every admin route does first: the method it answers, then the caller, who must
+/// have full access. An `Err` is the answer to send.
+pub(crate) fn admin_caller(
+    state: &AppState,
+    method: &Method,
+    answers: Method,
+    headers: &HeaderMap,
+    path: &str,
+) -> Result<(Format, Caller), Box<Response>> {
+    let format = format_of(headers);
+    if *method != answers {
+        let allowed = if answers == Method::GET { "GET" } else { "POST" };
+        return Err(Box::new(method_not_allowed(path, allowed, format)));
+    }
+    let caller = caller_of(state, headers, format).map_err(|e| Box::new(e.into_response()))?;
+    require_admin(&caller, path).map_err(|p| Box::new(ApiError::new(p, format).into_response()))?;
+    Ok((format, caller))
+}
+
 pub(crate) fn require_admin(caller: &Caller, path: &str) -> Result<(), Problem> {
     if caller.area().is_none() {
         return Ok(());
@@ -157,15 +176,11 @@ pub(crate) async fn start_index(
     RawQuery(query): RawQuery,
     body: Bytes,
 ) -> Response {
-    let format = format_of(&headers);
-    if method != Method::POST {
-        return method_not_allowed(ADMIN_INDEX_PATH, "POST", format);
-    }
-    let caller = match caller_of(&state, &headers, format) {
+    let (format, _) = match admin_caller(&state, &method, Method::POST, &headers, ADMIN_INDEX_PATH) {
         Ok(c) => c,
-        Err(e) => return e.into_response(),
+        Err(answer) => return *answer,
     };
-    match start(&state, &caller, query.as_deref(), &body) {
+    match start(&state, query.as_deref(), &body) {
         Ok(job) => {
             let mut markdown = format!(
                 "# Index job {} started\n\nIndexing {} on the server; answers keep coming from the \
@@ -187,8 +202,7 @@ pub(crate) async fn start_index(
     }
 }
 
-fn start(state: &AppState, caller: &Caller, query: Option<&str>, body: &[u8]) -> Result<Job, Problem> {
-    require_admin(caller, ADMIN_INDEX_PATH)?;
+fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Problem> {
     let mut params = query_params(ADMIN_INDEX_PATH, query)?;
     body_params(
         ADMIN_INDEX_PATH,
@@ -314,16 +328,11 @@ pub(crate) async fn list_jobs(
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let format: Format = format_of(&headers);
-    if method != Method::GET {
-        return method_not_allowed(ADMIN_JOBS_PATH, "GET", format);
-    }
-    let caller = match caller_of(&state, &headers, format) {
+    let (format, _) = match admin_caller(&state, &method, Method::GET, &headers, ADMIN_JOBS_PATH) {
         Ok(c) => c,
-        Err(e) => return e.into_response(),
+        Err(answer) => return *answer,
     };
     let prepared = (|| {
-        require_admin(&caller, ADMIN_JOBS_PATH)?;
         let mut params = query_params(ADMIN_JOBS_PATH, query.as_deref())?;
         let paging = Paging::take(&mut params, ADMIN_JOBS_PATH)?;
         strict(ADMIN_JOBS_PATH, &params, &[])?;

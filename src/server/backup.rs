@@ -16,19 +16,17 @@ use axum::http::{HeaderMap, Method};
 use axum::response::{IntoResponse, Response};
 use semgraph_queries::Document;
 
-use super::admin::require_admin;
+use super::admin::admin_caller;
 use super::error::ApiError;
-use super::routes::{
-    answer_document, body_params, caller_of, format_of, method_not_allowed, query_params, strict,
-};
+use super::routes::{answer_document, body_params, query_params, strict};
 use super::AppState;
 use crate::answer::{Paging, Problem};
 
 /// Path that writes a backup.
 pub(crate) const ADMIN_BACKUP_PATH: &str = "/api/v1/admin/backup";
 
-/// `POST /api/v1/admin/backup` (no parameters): writes a checkpoint and answers its path,
-/// generation and products.
+/// `POST /api/v1/admin/backup` (no parameters): writes a checkpoint and answers its path and
+/// generation.
 pub(crate) async fn start_backup(
     State(state): State<AppState>,
     method: Method,
@@ -36,16 +34,11 @@ pub(crate) async fn start_backup(
     RawQuery(query): RawQuery,
     body: Bytes,
 ) -> Response {
-    let format = format_of(&headers);
-    if method != Method::POST {
-        return method_not_allowed(ADMIN_BACKUP_PATH, "POST", format);
-    }
-    let caller = match caller_of(&state, &headers, format) {
+    let (format, _) = match admin_caller(&state, &method, Method::POST, &headers, ADMIN_BACKUP_PATH) {
         Ok(c) => c,
-        Err(e) => return e.into_response(),
+        Err(answer) => return *answer,
     };
     let checked = (|| {
-        require_admin(&caller, ADMIN_BACKUP_PATH)?;
         let mut params = query_params(ADMIN_BACKUP_PATH, query.as_deref())?;
         body_params(ADMIN_BACKUP_PATH, "{}", &body, &mut params, &|_| None)?;
         strict(ADMIN_BACKUP_PATH, &params, &[])

@@ -9,16 +9,15 @@
 //! - [`answer`]: one page of a document as markdown or JSON — what both the server and
 //!   `semgraph query` print.
 //! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`], [`backup_cmd`]: the commands.
-//! - [`scale`]: synthetic companies for benchmarks.
-//! - [`java_corpus`]: a synthetic Java company written to disk, with the facts it planted.
+//!
+//! The synthetic companies of the benchmarks and tests live in `semgraph-testkit`, outside
+//! the product.
 
 pub mod answer;
 pub mod backup_cmd;
 pub mod index_cmd;
-pub mod java_corpus;
 pub mod mcp;
 pub mod query_cmd;
-pub mod scale;
 pub mod serve_cmd;
 pub mod server;
 pub mod status;

@@ -384,6 +384,8 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     // Pass 1: declarations and content of every file; a skeleton of each for the rest.
     let mut skeletons: Vec<CodeFile> = Vec::with_capacity(sources.len());
     let mut knowledge = Knowledge::default();
+    // Files a front-end gave up on (over its parse budget): said once, not parsed again.
+    let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
     for chunk in sources.chunks(CHUNK) {
         let parsed: Vec<ParsedSource> = chunk
             .par_iter()
@@ -401,6 +403,12 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
             let Some((text, file)) = parsed else {
                 continue;
             };
+            if let Some(reason) = &file.over_budget {
+                run.warn(&f.rel, None, reason.clone());
+                run.stat("files.over-budget", 1);
+                over_budget.insert(f.rel.clone());
+                continue;
+            }
             if let Some((line, message)) = file.diagnostics.first() {
                 run.warn(
                     &f.rel,
@@ -439,6 +447,10 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
     // keeping every body): resolve, recognise, write.
     let mut topics = Topics::default();
+    let sources: Vec<&SourceFile> = sources
+        .into_iter()
+        .filter(|f| !over_budget.contains(&f.rel))
+        .collect();
     for chunk in sources.chunks(CHUNK) {
         let recognised: Vec<(
             CodeFile,

@@ -42,6 +42,9 @@ pub(crate) struct CodeFile {
     pub(crate) types: Vec<TypeDecl>,
     /// `(line, message)` for each syntax error tree-sitter recovered from.
     pub(crate) diagnostics: Vec<(usize, String)>,
+    /// Set when the front-end gave up on the file (its parse went over budget): the
+    /// reason, for the warning; the file has no facts then.
+    pub(crate) over_budget: Option<String>,
 }
 
 /// One `import` line.

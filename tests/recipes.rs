@@ -13,17 +13,20 @@ use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Document, Request};
 use semgraph_storage::Store;
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 fn acme() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/acme")
 }
 
 /// The fixture company, indexed once for the whole test binary.
 fn store() -> &'static Store {
-    static STORE: OnceLock<(tempfile::TempDir, Store)> = OnceLock::new();
+    static STORE: OnceLock<(PathBuf, Store)> = OnceLock::new();
     &STORE
         .get_or_init(|| {
-            let dir = tempfile::tempdir().expect("tempdir");
-            let store = Store::open(dir.path()).expect("store");
+            let dir = scratch::process_dir("recipes");
+            let store = Store::open(&dir).expect("store");
             let company = Company::load(&acme().join("semgraph.toml")).expect("config");
             for product in &company.products {
                 index_product(&store, &company, product, &NoProgress).expect("indexes");
@@ -135,10 +138,12 @@ fn every_recipe_opens_with_title_version_and_steps() {
         let doc = ask("recipes", endpoint, &params);
         let lines: Vec<&str> = doc.markdown.lines().collect();
         assert!(lines[0].starts_with("# "), "{endpoint}: title first");
-        assert_eq!(
-            lines[2],
-            format!("recipe_version: {endpoint}/1"),
-            "{endpoint}: version second"
+        let version = lines[2]
+            .strip_prefix(&format!("recipe_version: {endpoint}/"))
+            .unwrap_or_else(|| panic!("{endpoint}: version second, got {}", lines[2]));
+        assert!(
+            version.parse::<u32>().is_ok_and(|v| v >= 1),
+            "{endpoint}: the version is a number: {version}"
         );
         assert_eq!(lines[4], "## Steps executed", "{endpoint}: steps third");
         assert!(
@@ -146,7 +151,7 @@ fn every_recipe_opens_with_title_version_and_steps() {
             "{endpoint}: {}",
             lines[6]
         );
-        assert_eq!(doc.json["recipe_version"], format!("{endpoint}/1"));
+        assert_eq!(doc.json["recipe_version"], format!("{endpoint}/{version}"));
     }
 }
 
@@ -182,6 +187,63 @@ fn impact_reaches_exactly_the_endpoints_expected_md_lists() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The crossings of endpoint traces by (endpoint, depth): (from, through, into handler).
+type Crossings = std::collections::BTreeMap<(String, String), BTreeSet<(String, String, String)>>;
+
+/// A method as a trace shows it, without its parameter list.
+fn without_params(m: &str) -> &str {
+    m.split('(').next().unwrap_or(m)
+}
+
+#[test]
+fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
+    let mut expected: Crossings = Default::default();
+    for row in expected_rows("Endpoint traces") {
+        expected
+            .entry((row[0].clone(), row[1].clone()))
+            .or_default()
+            .insert((row[2].clone(), row[3].clone(), row[4].clone()));
+    }
+    assert!(!expected.is_empty(), "the Endpoint traces section was read");
+    for ((endpoint, depth), want) in &expected {
+        let doc = ask(
+            "recipes",
+            "endpoint-trace",
+            &[("endpoint", endpoint), ("depth", depth)],
+        );
+        let got: BTreeSet<(String, String, String)> = doc.json["crossings"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| {
+                (
+                    without_params(c["from"].as_str().unwrap_or("")).to_string(),
+                    format!(
+                        "{} {}",
+                        c["kind"].as_str().unwrap_or(""),
+                        c["via"].as_str().unwrap_or("")
+                    ),
+                    without_params(c["handler"].as_str().unwrap_or("")).to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(&got, want, "{endpoint} at depth {depth}");
+        // Every method reached across a boundary says which crossing it came through.
+        let crossed: usize = doc.json["methods_by_depth"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|l| l.as_array().cloned().unwrap_or_default())
+            .filter(|m| m.get("via").is_some())
+            .count();
+        assert!(
+            crossed >= want.len(),
+            "{endpoint}: {crossed} methods marked as reached across a boundary"
+        );
+    }
 }
 
 #[test]

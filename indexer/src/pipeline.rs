@@ -478,6 +478,22 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                 service_of: code.service_of,
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, declared)?;
+            // Call sites a recogniser knows run nothing (a link built from a method).
+            let not_calls: std::collections::HashSet<(&resolve::MethodKey, usize)> = called
+                .items
+                .iter()
+                .filter_map(|f| match f {
+                    frameworks::Finding::NotACall { caller, site } => Some((caller, *site)),
+                    _ => None,
+                })
+                .collect();
+            if !not_calls.is_empty() {
+                run.stat("calls.not-calls", not_calls.len() as u64);
+            }
+            let calls: Vec<resolve::ResolvedCall> = calls
+                .into_iter()
+                .filter(|c| !not_calls.contains(&(&c.caller, c.site)))
+                .collect();
             emit::code::write_calls(run, w, &mut nodes, &file, &calls)?;
             let targets = Targets {
                 types: &nodes.types,

@@ -22,6 +22,8 @@ mod keys;
 mod pipeline;
 #[cfg(test)]
 mod testing;
+#[allow(dead_code)]
+mod typemodel;
 mod walk;
 
 // Front-ends: plain facts from one file each, wired into the pipeline as they land.

@@ -712,10 +712,15 @@ pub(crate) fn compare_versions(a: &str, b: &str) -> Ordering {
     let ia = version_items(a);
     let ib = version_items(b);
     for i in 0..ia.len().max(ib.len()) {
+        // A missing item is a 0 beside a number and a release beside a qualifier.
+        let padding = |other: &Item| match other {
+            Item::Num(_) => Item::Num(0),
+            Item::Qual(_) => Item::Qual(String::new()),
+        };
         let o = match (ia.get(i), ib.get(i)) {
             (Some(x), Some(y)) => compare_items(x, y),
-            (Some(x), None) => compare_items(x, &Item::Qual(String::new())),
-            (None, Some(y)) => compare_items(&Item::Qual(String::new()), y),
+            (Some(x), None) => compare_items(x, &padding(x)),
+            (None, Some(y)) => compare_items(&padding(y), y),
             (None, None) => Ordering::Equal,
         };
         if o != Ordering::Equal {

@@ -44,6 +44,13 @@ impl TypeKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Flags(pub(crate) u16);
 
+impl std::ops::BitOr for Flags {
+    type Output = Flags;
+    fn bitor(self, other: Flags) -> Flags {
+        Flags(self.0 | other.0)
+    }
+}
+
 impl Flags {
     pub(crate) const PUBLIC: Flags = Flags(1);
     pub(crate) const PROTECTED: Flags = Flags(1 << 1);
@@ -178,14 +185,28 @@ pub(crate) struct FieldInfo {
 }
 
 /// A compile-time constant value. `boolean`, `byte`, `char` and `short` constants are
-/// `Int`s in class files; read them through the field's type.
-#[derive(Debug, Clone, PartialEq)]
+/// `Int`s in class files; read them through the field's type. Floating-point constants
+/// compare by their bits, so `NaN` equals itself (`Double.NaN` is a constant).
+#[derive(Debug, Clone)]
 pub(crate) enum Constant {
     Int(i32),
     Long(i64),
     Float(f32),
     Double(f64),
     String(Box<str>),
+}
+
+impl PartialEq for Constant {
+    fn eq(&self, other: &Constant) -> bool {
+        match (self, other) {
+            (Constant::Int(a), Constant::Int(b)) => a == b,
+            (Constant::Long(a), Constant::Long(b)) => a == b,
+            (Constant::Float(a), Constant::Float(b)) => a.to_bits() == b.to_bits(),
+            (Constant::Double(a), Constant::Double(b)) => a.to_bits() == b.to_bits(),
+            (Constant::String(a), Constant::String(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// A method found by a member lookup, with the receiver's type arguments applied.

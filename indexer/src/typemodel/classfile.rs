@@ -351,9 +351,22 @@ fn drop_synthetic_params(
     });
     if let Some(params) = params {
         if params.len() == sig.params.len() {
-            let mut keep = params.iter().map(|p| {
-                !p.access_flags
-                    .intersects(MethodParameterAccessFlags::SYNTHETIC | MethodParameterAccessFlags::MANDATED)
+            // Synthetic parameters are javac's own. A mandated one is implicitly declared
+            // but real (`valueOf(String)`, a compact constructor's) — except the outer
+            // instance an inner class's constructor takes first.
+            let outer_first = is_ctor
+                && inner_class_of.is_some_and(|o| {
+                    let o = o.replace('/', ".");
+                    sig.params
+                        .first()
+                        .and_then(Ty::as_class)
+                        .is_some_and(|c| *c.name == *o)
+                });
+            let mut keep = params.iter().enumerate().map(|(i, p)| {
+                !(p.access_flags.contains(MethodParameterAccessFlags::SYNTHETIC)
+                    || (i == 0
+                        && outer_first
+                        && p.access_flags.contains(MethodParameterAccessFlags::MANDATED)))
             });
             sig.params.retain(|_| keep.next().unwrap_or(true));
             return;

@@ -392,7 +392,7 @@ fn class_info(bytes: &[u8], names: &HashMap<String, String>) -> Option<ClassInfo
     let fqn = names
         .get(&internal)
         .cloned()
-        .unwrap_or_else(|| internal.replace('/', ".").replace('$', "."));
+        .unwrap_or_else(|| internal.replace(['/', '$'], "."));
     Some(ClassInfo {
         fqn,
         superclass: cf.super_class.as_ref().map(|s| s.to_string()),

@@ -13,7 +13,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::classfile::{read_class, ClassContent, ModuleInfo};
 use super::error::TypeModelError;
 use super::model::{Flags, TypeInfo};
-use super::ty::{ClassTy, Interner, Name, Ty, TyArg};
+use super::ty::{Interner, Name};
 
 /// A class file larger than this is not read (the largest in the JDK is under 1 MB).
 const MAX_CLASS_BYTES: u64 = 32 << 20;
@@ -223,37 +223,4 @@ pub(crate) fn public_api(types: Vec<TypeInfo>, exported: Option<&FxHashSet<Strin
             t
         })
         .collect()
-}
-
-/// Every class name a type mentions (supertypes and member signatures), for tests and
-/// reports of what a model refers to but does not hold.
-pub(crate) fn referenced_classes(t: &TypeInfo, out: &mut FxHashSet<Name>) {
-    fn ty(t: &Ty, out: &mut FxHashSet<Name>) {
-        match t {
-            Ty::Prim(_) | Ty::Var(_) => {}
-            Ty::Array(e) => ty(e, out),
-            Ty::Class(c) => class(c, out),
-        }
-    }
-    fn class(c: &ClassTy, out: &mut FxHashSet<Name>) {
-        out.insert(c.name.clone());
-        for a in c.args.iter() {
-            if let TyArg::Exact(t) | TyArg::Extends(t) | TyArg::Super(t) = a {
-                ty(t, out);
-            }
-        }
-        if let Some(o) = &c.outer {
-            class(o, out);
-        }
-    }
-    for s in t.superclass.iter().chain(&t.interfaces) {
-        class(s, out);
-    }
-    for m in &t.methods {
-        m.params.iter().for_each(|p| ty(p, out));
-        ty(&m.ret, out);
-    }
-    for f in &t.fields {
-        ty(&f.ty, out);
-    }
 }

@@ -80,6 +80,9 @@ pub(crate) struct TypeDecl {
     pub(crate) modifiers: Vec<String>,
     pub(crate) annotations: Vec<Annotation>,
     pub(crate) type_params: Vec<String>,
+    /// The bounds of each type parameter as written, in the order of `type_params`
+    /// (`SELF extends AbstractAssert<SELF, A>` → `["AbstractAssert<SELF, A>"]`).
+    pub(crate) type_param_bounds: Vec<Vec<String>>,
     /// Superclass (classes, anonymous classes) or super-interfaces (interfaces), as written.
     pub(crate) extends: Vec<String>,
     pub(crate) implements: Vec<String>,
@@ -127,6 +130,9 @@ pub(crate) struct Param {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MethodDecl {
     pub(crate) name: String,
+    /// The method's own type parameters with their bounds as written (`<T extends
+    /// Comparable<T>>` → `("T", ["Comparable<T>"])`).
+    pub(crate) type_params: Vec<(String, Vec<String>)>,
     pub(crate) params: Vec<Param>,
     pub(crate) varargs: bool,
     /// `None` for constructors.
@@ -149,6 +155,15 @@ pub(crate) struct MethodDecl {
     /// Locals initialised with string literals joined by `+` and never assigned again:
     /// name, byte scope and value (SQL is often built this way before it is run).
     pub(crate) string_locals: Vec<(String, (usize, usize), String)>,
+    /// Values whose type their place fixes and which hold a lambda or a method reference:
+    /// a typed local's initializer, a `return` of the method, a field's initializer. The
+    /// type as written and the value's tree, so the resolver can type the lambda's
+    /// parameters and choose the method a reference names.
+    pub(crate) typed_values: Vec<(String, Receiver)>,
+    /// Byte range of the declaration: its parameters are visible only inside it (a
+    /// constructor also holds the calls of the type's field initializers, which do not
+    /// see them). `(0, 0)` when not known: the parameters are visible everywhere.
+    pub(crate) span: (usize, usize),
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
@@ -162,8 +177,16 @@ pub(crate) struct Local {
     /// receiver and method, so the resolver can type it as the element type of `recv`
     /// (`orders.forEach(o -> ...)`, `list.stream().filter(x -> ...)`).
     pub(crate) lambda_source: Option<(Receiver, String)>,
-    /// For `var x = <call, name or field access>`: the initializer, typed by the resolver.
+    /// For a local declared `var` (or a lambda parameter's enclosing declaration): the
+    /// initializer's expression tree, typed by the resolver.
     pub(crate) init: Option<Receiver>,
+    /// For a lambda parameter: the byte offset where its lambda starts (the lambda's
+    /// [`Lambda::scope`] start) and the parameter's position, so the resolver types it from
+    /// the functional interface the lambda is passed as.
+    pub(crate) lambda: Option<(usize, usize)>,
+    /// For the variable of `for (var x : xs)` (or any enhanced `for`): the iterated
+    /// expression, whose element type is the variable's when none is written.
+    pub(crate) element_of: Option<Receiver>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,9 +215,60 @@ pub(crate) enum Receiver {
     Call(Box<CallSite>),
     /// `x.f` where `x` is itself a receiver (also `pkg.Type` and `Outer.Inner`).
     Field(Box<Receiver>, String),
-    /// `new X(...)`.
+    /// `new X(...)` (also `new X<A>(…)`, `new X<>(…)` and anonymous `new X() { … }`): the
+    /// type as written, type arguments kept.
     New(String),
     Other,
+    /// A literal of a primitive type or `String`: the type's name (`int`, `long`, `char`,
+    /// `boolean`, `double`, `float`, `String`).
+    Literal(String),
+    /// `null`.
+    Null,
+    /// `X.class` (`int.class`, `String[].class`): the type as written.
+    ClassLit(String),
+    /// `(T) e`: the type as written and the operand.
+    Cast(String, Box<Receiver>),
+    /// `c ? a : b`: the two branches.
+    Conditional(Box<Receiver>, Box<Receiver>),
+    /// A lambda expression.
+    Lambda(Box<Lambda>),
+    /// A method reference used as a value: the byte offset of its call site (a
+    /// [`CallKind::MethodRef`] site of the method's `calls`).
+    MethodRef(usize),
+    /// `a[i]`: the array.
+    ArrayAccess(Box<Receiver>),
+    /// `new T[n]`, `new T[] {…}`: the array type as written (`T[]`, `int[][]`).
+    NewArray(String),
+    /// `a op b` with the operator as written (`+`, `==`, `&&`, `<<`…).
+    Binary(String, Box<Receiver>, Box<Receiver>),
+    /// `op a` (`-`, `!`, `~`, `++`, `--`, prefix or postfix): the operator and operand.
+    Unary(String, Box<Receiver>),
+    /// `a = b` or `a op= b`: its value is the left side's.
+    Assign(Box<Receiver>),
+    /// `Outer.this`: the enclosing instance of type `Outer` (as written).
+    OuterThis(String),
+    /// A `switch` expression: the value of each arm (`yield`s and arrow expressions).
+    Switch(Vec<Receiver>),
+    /// `x instanceof T` (with or without a pattern): a `boolean`.
+    InstanceOf,
+}
+
+/// A lambda expression's shape: what the resolver needs to type its parameters from the
+/// functional interface it is passed as, and its result for inferring that interface's
+/// type arguments (`map(o -> o.customer())` makes a `Stream<Customer>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Lambda {
+    /// Byte range of the lambda (its parameters are locals of this scope).
+    pub(crate) scope: (usize, usize),
+    /// Each parameter: name and declared type (`None` when inferred or `var`).
+    pub(crate) params: Vec<(String, Option<String>)>,
+    /// An expression body.
+    pub(crate) body: Option<Receiver>,
+    /// The values of a block body's `return` statements (nested lambdas and classes
+    /// excluded); empty for a body that returns nothing.
+    pub(crate) returns: Vec<Receiver>,
+    /// The body is a block.
+    pub(crate) block: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,6 +293,9 @@ pub(crate) struct CallSite {
     /// For a method reference passed to a well-known functional method (`map`, `forEach`,
     /// `reduce`...): how many arguments the function takes.
     pub(crate) arity_hint: Option<usize>,
+    /// Byte offset where the call's expression ends: with `byte`, it tells apart calls of a
+    /// chain that start at the same place (`sb.append(a).append(b)`). 0 when unknown.
+    pub(crate) end: usize,
 }
 
 /// `List<Map<K, V>>[]` → `List[]`; `a.b.C<T>` → `a.b.C`; varargs `...` → `[]`.
@@ -296,10 +373,16 @@ impl MethodDecl {
         if let Some(l) = self.find_local(name, byte) {
             return Some(l.ty.clone());
         }
-        self.params
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| Some(p.ty.clone()))
+        self.param_at(name, byte).map(|p| Some(p.ty.clone()))
+    }
+
+    /// The parameter `name`, if it is visible at `byte` (inside the declaration).
+    pub(crate) fn param_at(&self, name: &str, byte: usize) -> Option<&Param> {
+        let inside = self.span == (0, 0) || (self.span.0 <= byte && byte < self.span.1);
+        if !inside {
+            return None;
+        }
+        self.params.iter().find(|p| p.name == name)
     }
 }
 

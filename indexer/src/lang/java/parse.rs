@@ -12,8 +12,8 @@ use tree_sitter::{Node, Parser};
 
 use super::expr;
 use crate::facts::{
-    erase, Annotation, CallKind, CallSite, CodeFile, Expr, FieldDecl, Import, Local, MethodDecl, Param,
-    Receiver, TypeDecl, TypeKind,
+    erase, Annotation, CallKind, CallSite, CodeFile, Expr, FieldDecl, Import, Lambda, Local, MethodDecl,
+    Param, Receiver, TypeDecl, TypeKind,
 };
 
 /// Nesting of types (nested, local, anonymous) beyond which bodies are skipped.
@@ -287,7 +287,8 @@ impl<'s> Extractor<'s> {
         inner.to_string()
     }
 
-    fn type_params(&self, node: Node<'_>) -> Vec<String> {
+    /// The type parameters of a type or method, each with its bounds as written.
+    fn type_params(&self, node: Node<'_>) -> Vec<(String, Vec<String>)> {
         let Some(tp) = node.child_by_field_name("type_parameters") else {
             return Vec::new();
         };
@@ -296,11 +297,21 @@ impl<'s> Extractor<'s> {
             .filter(|n| n.kind() == "type_parameter")
             .filter_map(|n| {
                 let mut c2 = n.walk();
-                let found = n
-                    .named_children(&mut c2)
-                    .find(|x| matches!(x.kind(), "type_identifier" | "identifier"))
-                    .map(|x| self.text(x).to_string());
-                found
+                let mut name = None;
+                let mut bounds = Vec::new();
+                for x in n.named_children(&mut c2) {
+                    match x.kind() {
+                        "type_identifier" | "identifier" if name.is_none() => {
+                            name = Some(self.text(x).to_string());
+                        }
+                        "type_bound" => {
+                            let mut c3 = x.walk();
+                            bounds.extend(x.named_children(&mut c3).map(|b| self.text(b).to_string()));
+                        }
+                        _ => {}
+                    }
+                }
+                name.map(|n| (n, bounds))
             })
             .collect()
     }
@@ -344,6 +355,7 @@ impl<'s> Extractor<'s> {
             None => format!("{}.{name}", self.file.package),
         };
         let (modifiers, annotations) = self.modifiers(node);
+        let type_params = self.type_params(node);
         let mut decl = TypeDecl {
             fqn: fqn.clone(),
             name,
@@ -352,7 +364,8 @@ impl<'s> Extractor<'s> {
             anonymous: false,
             modifiers,
             annotations,
-            type_params: self.type_params(node),
+            type_params: type_params.iter().map(|(n, _)| n.clone()).collect(),
+            type_param_bounds: type_params.into_iter().map(|(_, b)| b).collect(),
             extends: Vec::new(),
             implements: Vec::new(),
             fields: Vec::new(),
@@ -390,9 +403,13 @@ impl<'s> Extractor<'s> {
         // Push first so that nested types come after their outer type.
         let index = self.file.types.len();
         self.file.types.push(decl);
+        let mut initializer = MethodDecl {
+            name: "<init>".into(),
+            ..MethodDecl::default()
+        };
         if let Some(body) = node.child_by_field_name("body") {
             let mut members = Vec::new();
-            self.members(body, &fqn, depth, &record_params, &mut members);
+            self.members(body, &fqn, depth, &record_params, &mut members, &mut initializer);
             let decl = &mut self.file.types[index];
             for m in members {
                 match m {
@@ -404,8 +421,8 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
+        let decl = &mut self.file.types[index];
         if kind == TypeKind::Record {
-            let decl = &mut self.file.types[index];
             for p in &record_params {
                 if !decl
                     .methods
@@ -437,10 +454,49 @@ impl<'s> Extractor<'s> {
                     ..MethodDecl::default()
                 });
             }
+            // `toString`, `hashCode` and `equals` are members of every record (JLS §8.10.3).
+            implicit_method(decl, "toString", &[], "String", false);
+            implicit_method(decl, "hashCode", &[], "int", false);
+            implicit_method(decl, "equals", &["Object"], "boolean", false);
+        }
+        if kind == TypeKind::Enum {
+            // `values()` and `valueOf(String)` are members of every enum (JLS §8.9.3).
+            let array = format!("{}[]", decl.name);
+            let name = decl.name.clone();
+            implicit_method(decl, "values", &[], &array, true);
+            implicit_method(decl, "valueOf", &["String"], &name, true);
+        }
+        if matches!(kind, TypeKind::Class | TypeKind::Enum) {
+            // The default constructor (JLS §8.8.9), and the field initializers and instance
+            // initializer blocks that run in every constructor not starting with `this(..)`.
+            if !decl.methods.iter().any(|m| m.name == "<init>") {
+                let public = decl.modifiers.iter().any(|m| m == "public") && kind == TypeKind::Class;
+                decl.methods.push(MethodDecl {
+                    name: "<init>".into(),
+                    modifiers: if public { vec!["public".into()] } else { Vec::new() },
+                    line_start: decl.line_start,
+                    line_end: decl.line_start,
+                    implicit: true,
+                    ..MethodDecl::default()
+                });
+            }
+            if !initializer.calls.is_empty() || !initializer.locals.is_empty() {
+                for ctor in decl.methods.iter_mut().filter(|m| m.name == "<init>") {
+                    if ctor.calls.iter().any(|c| c.kind == CallKind::ThisCall) {
+                        continue;
+                    }
+                    ctor.calls.extend(initializer.calls.iter().cloned());
+                    ctor.locals.extend(initializer.locals.iter().cloned());
+                    ctor.typed_values.extend(initializer.typed_values.iter().cloned());
+                    ctor.strings.extend(initializer.strings.iter().cloned());
+                }
+            }
         }
     }
 
-    /// Members of a class, interface, enum, record or annotation body.
+    /// Members of a class, interface, enum, record or annotation body. The calls of
+    /// instance field initializers and instance initializer blocks go to `initializer`
+    /// (they run in the constructors).
     fn members(
         &mut self,
         body: Node<'_>,
@@ -448,38 +504,69 @@ impl<'s> Extractor<'s> {
         depth: usize,
         record_params: &[Param],
         out: &mut Vec<Member>,
+        initializer: &mut MethodDecl,
     ) {
         let type_name = type_fqn.rsplit(['.', '$']).next().unwrap_or(type_fqn).to_string();
         let mut c = body.walk();
         let children: Vec<Node<'_>> = body.named_children(&mut c).collect();
+        let ctx = BodyCtx {
+            type_fqn,
+            type_name: &type_name,
+            depth,
+        };
         for child in children {
             match child.kind() {
                 "enum_constant" => {
                     if let Some(n) = child.child_by_field_name("name") {
                         out.push(Member::EnumConstant(self.text(n).to_string()));
                     }
+                    if let Some(class_body) = child.child_by_field_name("body") {
+                        // A constant with a body is an anonymous subclass of the enum.
+                        let none = MethodDecl::default();
+                        self.anonymous_class(child, class_body, type_fqn, &ctx, &none);
+                    }
                 }
                 "enum_body_declarations" => {
-                    self.members(child, type_fqn, depth, record_params, out);
+                    self.members(child, type_fqn, depth, record_params, out, initializer);
                 }
                 "field_declaration" | "constant_declaration" => {
+                    let is_static = child.kind() == "constant_declaration" || {
+                        let (mods, _) = self.modifiers(child);
+                        mods.iter().any(|m| m == "static")
+                    };
+                    if !is_static {
+                        self.field_initializers(child, &ctx, initializer);
+                    }
                     self.field(child, type_fqn, out);
                 }
+                "block" => self.body(child, &ctx, initializer),
                 "method_declaration"
                 | "constructor_declaration"
                 | "compact_constructor_declaration"
                 | "annotation_type_element_declaration" => {
-                    let ctx = BodyCtx {
-                        type_fqn,
-                        type_name: &type_name,
-                        depth,
-                    };
                     let m = self.method(child, &ctx, record_params, &[]);
                     out.push(Member::Method(m));
                 }
                 k if is_type_decl(k) => self.type_decl(child, Some(type_fqn), depth + 1),
                 _ => {}
             }
+        }
+    }
+
+    /// The calls of an instance field's initializers, walked into `initializer`.
+    fn field_initializers(&mut self, node: Node<'_>, ctx: &BodyCtx<'_>, initializer: &mut MethodDecl) {
+        let ty = self.field_text(node, "type");
+        let mut c = node.walk();
+        let values: Vec<Node<'_>> = node
+            .children_by_field_name("declarator", &mut c)
+            .filter_map(|d| d.child_by_field_name("value"))
+            .collect();
+        for v in values {
+            let tree = self.tree(v, initializer, ctx, 0);
+            if has_function(&tree) {
+                initializer.typed_values.push((ty.clone(), tree));
+            }
+            self.body(v, ctx, initializer);
         }
     }
 
@@ -616,6 +703,7 @@ impl<'s> Extractor<'s> {
         };
         let mut m = MethodDecl {
             name,
+            type_params: self.type_params(node),
             params,
             varargs,
             return_type,
@@ -625,20 +713,13 @@ impl<'s> Extractor<'s> {
             line_end: end_line(node),
             has_body: false,
             implicit: false,
-            locals: Vec::new(),
-            calls: Vec::new(),
-            strings: Vec::new(),
-            local_inits: Vec::new(),
-            assignments: Vec::new(),
-            string_locals: Vec::new(),
+            span: (node.start_byte(), node.end_byte()),
+            ..MethodDecl::default()
         };
         for l in inherited_locals {
             m.locals.push(Local {
-                name: l.name.clone(),
-                ty: l.ty.clone(),
                 scope: (node.start_byte(), node.end_byte()),
-                lambda_source: l.lambda_source.clone(),
-                init: l.init.clone(),
+                ..l.clone()
             });
         }
         if let Some(body) = node.child_by_field_name("body") {
@@ -658,12 +739,14 @@ impl<'s> Extractor<'s> {
             match node.kind() {
                 "method_invocation" => {
                     let site = self.method_call(node, m, ctx, 0);
-                    self.lambda_params_from_call(node, &site, m);
                     m.calls.push(site);
                 }
                 "object_creation_expression" => {
                     let site = self.new_call(node, m, ctx);
-                    let ty = site.name.clone();
+                    let written = match &site.receiver {
+                        Receiver::New(w) => w.clone(),
+                        _ => site.name.clone(),
+                    };
                     m.calls.push(site);
                     let mut c = node.walk();
                     let anon_body = node.named_children(&mut c).find(|n| n.kind() == "class_body");
@@ -673,7 +756,7 @@ impl<'s> Extractor<'s> {
                             stack.push(args);
                         }
                         descend = false;
-                        self.anonymous_class(node, class_body, &ty, ctx, m);
+                        self.anonymous_class(node, class_body, &written, ctx, m);
                     }
                 }
                 "explicit_constructor_invocation" => {
@@ -697,13 +780,19 @@ impl<'s> Extractor<'s> {
                             CallKind::ThisCall
                         },
                         arity_hint: None,
+                        end: node.end_byte(),
                     });
                 }
                 "method_reference" => {
-                    if let Some(site) = self.method_ref(node) {
+                    if let Some(site) = self.method_ref(node, m, ctx) {
                         m.calls.push(site);
                     }
-                    descend = false;
+                    // The receiver of `foo()::bar` is a call too.
+                    if let Some(first) = node.named_child(0) {
+                        if first.kind() != "method_invocation" {
+                            descend = false;
+                        }
+                    }
                 }
                 "local_variable_declaration" => self.local_decl(node, m, ctx),
                 "assignment_expression" => {
@@ -714,17 +803,31 @@ impl<'s> Extractor<'s> {
                     }
                     self.assignment(node, m);
                 }
-                "lambda_expression" => self.lambda_params(node, m, None),
+                "lambda_expression" => self.lambda_params(node, m),
+                "return_statement" => {
+                    if let (Some(value), Some(ret)) = (node.named_child(0), m.return_type.clone()) {
+                        if !inside_lambda(node, body) {
+                            let tree = self.tree(value, m, ctx, 0);
+                            if has_function(&tree) {
+                                m.typed_values.push((ret, tree));
+                            }
+                        }
+                    }
+                }
                 "enhanced_for_statement" => {
                     if let (Some(name), Some(ty)) =
                         (node.child_by_field_name("name"), node.child_by_field_name("type"))
                     {
                         let ty = self.text(ty);
-                        let ty = if ty == "var" {
-                            node.child_by_field_name("value")
-                                .and_then(|v| self.element_type_of(v, m))
+                        let value = node.child_by_field_name("value");
+                        let (ty, element_of) = if ty == "var" {
+                            (
+                                value.and_then(|v| self.element_type_of(v, m)),
+                                value.map(|v| self.tree(v, m, ctx, 0)),
+                            )
                         } else {
-                            Some(ty.to_string())
+                            let dims = self.field_text(node, "dimensions");
+                            (Some(format!("{ty}{dims}")), None)
                         };
                         m.locals.push(Local {
                             name: self.text(name).to_string(),
@@ -732,6 +835,8 @@ impl<'s> Extractor<'s> {
                             scope: (node.start_byte(), node.end_byte()),
                             lambda_source: None,
                             init: None,
+                            lambda: None,
+                            element_of,
                         });
                     }
                 }
@@ -749,6 +854,8 @@ impl<'s> Extractor<'s> {
                             scope: (parent.start_byte(), parent.end_byte()),
                             lambda_source: None,
                             init: None,
+                            lambda: None,
+                            element_of: None,
                         });
                     }
                 }
@@ -758,12 +865,18 @@ impl<'s> Extractor<'s> {
                     {
                         let ty = self.text(ty);
                         let scope = node.parent().and_then(|p| p.parent()).unwrap_or(node);
+                        let init = (ty == "var")
+                            .then(|| node.child_by_field_name("value"))
+                            .flatten()
+                            .map(|v| self.tree(v, m, ctx, 0));
                         m.locals.push(Local {
                             name: self.text(name).to_string(),
                             ty: (ty != "var").then(|| ty.to_string()),
                             scope: (scope.start_byte(), scope.end_byte()),
                             lambda_source: None,
-                            init: None,
+                            init,
+                            lambda: None,
+                            element_of: None,
                         });
                     }
                 }
@@ -778,6 +891,8 @@ impl<'s> Extractor<'s> {
                             scope: (node.start_byte(), body.end_byte()),
                             lambda_source: None,
                             init: None,
+                            lambda: None,
+                            element_of: None,
                         });
                     }
                 }
@@ -791,6 +906,8 @@ impl<'s> Extractor<'s> {
                             scope: (node.start_byte(), body.end_byte()),
                             lambda_source: None,
                             init: None,
+                            lambda: None,
+                            element_of: None,
                         });
                     }
                 }
@@ -823,6 +940,8 @@ impl<'s> Extractor<'s> {
                 scope: (0, 0),
                 lambda_source: None,
                 init: None,
+                lambda: None,
+                element_of: None,
             })
             .collect();
         out.extend(
@@ -862,6 +981,7 @@ impl<'s> Extractor<'s> {
             modifiers: Vec::new(),
             annotations: Vec::new(),
             type_params: Vec::new(),
+            type_param_bounds: Vec::new(),
             extends: vec![super_ty.to_string()],
             implements: Vec::new(),
             fields: Vec::new(),
@@ -922,7 +1042,8 @@ impl<'s> Extractor<'s> {
                     expr::build(v, self.src),
                 ));
             }
-            let ty = if written == "var" {
+            let is_var = written == "var";
+            let ty = if is_var {
                 value.and_then(|v| self.shallow_type(v, m))
             } else {
                 let dims = decl
@@ -931,15 +1052,17 @@ impl<'s> Extractor<'s> {
                     .unwrap_or("");
                 Some(format!("{written}{dims}"))
             };
+            // `var x = …`: the initializer tells the type (with its type arguments, which
+            // the shallow type above drops).
             let init = value
-                .filter(|v| {
-                    ty.is_none()
-                        && matches!(
-                            unparen(*v).kind(),
-                            "identifier" | "field_access" | "method_invocation"
-                        )
-                })
-                .map(|v| self.receiver(v, m, ctx, MAX_RECEIVER_DEPTH / 2));
+                .filter(|_| is_var)
+                .map(|v| self.tree(v, m, ctx, MAX_RECEIVER_DEPTH / 2));
+            if let (false, Some(v), Some(t)) = (is_var, value, &ty) {
+                let tree = self.tree(v, m, ctx, MAX_RECEIVER_DEPTH / 2);
+                if has_function(&tree) {
+                    m.typed_values.push((t.clone(), tree));
+                }
+            }
             if let Some(v) = value.and_then(|v| self.constant_value(v, 0)) {
                 m.string_locals
                     .push((self.text(name).to_string(), (node.start_byte(), scope_end), v));
@@ -950,11 +1073,12 @@ impl<'s> Extractor<'s> {
                 scope: (node.start_byte(), scope_end),
                 lambda_source: None,
                 init,
+                lambda: None,
+                element_of: None,
             });
         }
     }
 
-    /// `x = value` or `this.x = value`: recorded for evaluating what `x` holds.
     fn assignment(&self, node: Node<'_>, m: &mut MethodDecl) {
         let is_plain = node
             .child_by_field_name("operator")
@@ -998,75 +1122,93 @@ impl<'s> Extractor<'s> {
     }
 
     /// Lambda parameters: typed when written, else unknown (they still shadow fields).
-    fn lambda_params(&self, node: Node<'_>, m: &mut MethodDecl, source: Option<(Receiver, String)>) {
+    /// A lambda's parameters as written: name and declared type (`None` when inferred).
+    fn lambda_param_list(&self, node: Node<'_>) -> Vec<(String, Option<String>)> {
         let Some(params) = node.child_by_field_name("parameters") else {
-            return;
+            return Vec::new();
         };
-        let scope = (node.start_byte(), node.end_byte());
-        // Already recorded (from the enclosing call, with an inferred element type)?
-        if m.locals.iter().any(|l| l.scope == scope) {
-            return;
-        }
         match params.kind() {
-            "identifier" => m.locals.push(Local {
-                name: self.text(params).to_string(),
-                ty: None,
-                scope,
-                lambda_source: source,
-                init: None,
-            }),
+            "identifier" => vec![(self.text(params).to_string(), None)],
             "inferred_parameters" => {
                 let mut c = params.walk();
-                let names: Vec<String> = params
+                let names: Vec<(String, Option<String>)> = params
                     .named_children(&mut c)
-                    .map(|n| self.text(n).to_string())
+                    .map(|n| (self.text(n).to_string(), None))
                     .collect();
-                let single = names.len() == 1;
-                for name in names {
-                    m.locals.push(Local {
-                        name,
-                        ty: None,
-                        scope,
-                        lambda_source: if single { source.clone() } else { None },
-                        init: None,
-                    });
-                }
+                names
             }
-            _ => {
-                for p in self.formal_params(params).0 {
+            _ => self
+                .formal_params(params)
+                .0
+                .into_iter()
+                .map(|p| {
                     let ty = (p.ty != "var").then_some(p.ty);
-                    m.locals.push(Local {
-                        name: p.name,
-                        ty,
-                        scope,
-                        lambda_source: None,
-                        init: None,
-                    });
-                }
-            }
+                    (p.name, ty)
+                })
+                .collect(),
         }
     }
 
-    /// Lambdas passed to `recv.method(...)`: their parameter remembers where it comes
-    /// from, so the resolver can type it (`orders.forEach(o -> ...)`).
-    fn lambda_params_from_call(&self, call: Node<'_>, site: &CallSite, m: &mut MethodDecl) {
-        if site.receiver == Receiver::None {
+    /// Lambda parameters: locals of the lambda's scope, typed when written, else typed by
+    /// the resolver from the functional interface the lambda is passed as.
+    fn lambda_params(&self, node: Node<'_>, m: &mut MethodDecl) {
+        let scope = (node.start_byte(), node.end_byte());
+        if m.locals.iter().any(|l| l.scope == scope && l.lambda.is_some()) {
             return;
         }
-        let Some(args) = call.child_by_field_name("arguments") else {
-            return;
+        for (i, (name, ty)) in self.lambda_param_list(node).into_iter().enumerate() {
+            m.locals.push(Local {
+                name,
+                ty,
+                scope,
+                lambda_source: None,
+                init: None,
+                lambda: Some((scope.0, i)),
+                element_of: None,
+            });
+        }
+    }
+
+    /// The shape of a lambda: parameters, and its expression body or the values its block
+    /// body returns.
+    fn lambda_shape(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> Lambda {
+        let mut shape = Lambda {
+            scope: (node.start_byte(), node.end_byte()),
+            params: self.lambda_param_list(node),
+            body: None,
+            returns: Vec::new(),
+            block: false,
         };
-        let mut c = args.walk();
-        let lambdas: Vec<Node<'_>> = args
-            .named_children(&mut c)
-            .filter(|a| a.kind() == "lambda_expression")
-            .collect();
-        for lambda in lambdas {
-            self.lambda_params(lambda, m, Some((site.receiver.clone(), site.name.clone())));
+        let Some(body) = node.child_by_field_name("body") else {
+            return shape;
+        };
+        if body.kind() != "block" {
+            shape.body = Some(self.tree(body, m, ctx, depth + 1));
+            return shape;
         }
+        shape.block = true;
+        let mut stack = vec![body];
+        let mut c = body.walk();
+        while let Some(n) = stack.pop() {
+            if shape.returns.len() >= 16 {
+                break;
+            }
+            match n.kind() {
+                "return_statement" => {
+                    if let Some(v) = n.named_child(0) {
+                        shape.returns.push(self.tree(v, m, ctx, depth + 1));
+                    }
+                    continue;
+                }
+                "lambda_expression" | "class_body" => continue,
+                k if is_type_decl(k) => continue,
+                _ => {}
+            }
+            stack.extend(n.named_children(&mut c));
+        }
+        shape
     }
 
-    /// The element type of a collection-typed local or parameter (`List<X>` → `X`).
     fn element_type_of(&self, node: Node<'_>, m: &MethodDecl) -> Option<String> {
         if node.kind() != "identifier" {
             return None;
@@ -1130,19 +1272,12 @@ impl<'s> Extractor<'s> {
             } else {
                 self.shallow_type(arg, m)
             };
-            let typed_later =
-                ty.is_none() && matches!(arg.kind(), "identifier" | "field_access" | "method_invocation");
-            exprs.push(if typed_later {
-                self.receiver(arg, m, ctx, depth + 1)
-            } else {
-                Receiver::Other
-            });
+            exprs.push(self.tree(arg, m, ctx, depth + 1));
             types.push(ty);
         }
         (types.len(), types, exprs, texts)
     }
 
-    /// The type of an expression where the syntax alone tells it.
     fn shallow_type(&self, node: Node<'_>, m: &MethodDecl) -> Option<String> {
         let node = unparen(node);
         let text = self.text(node);
@@ -1187,7 +1322,7 @@ impl<'s> Extractor<'s> {
         let name = self.field_text(node, "name");
         let receiver = match node.child_by_field_name("object") {
             None => Receiver::None,
-            Some(object) => self.receiver(object, m, ctx, depth + 1),
+            Some(object) => self.tree(object, m, ctx, depth + 1),
         };
         let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, depth);
         CallSite {
@@ -1202,20 +1337,22 @@ impl<'s> Extractor<'s> {
             arg_values: self.arg_values(node),
             kind: CallKind::Method,
             arity_hint: None,
+            end: node.end_byte(),
         }
     }
 
     fn new_call(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>) -> CallSite {
-        let ty = node
+        let written = node
             .child_by_field_name("type")
-            .map(|t| erase(self.text(t)))
+            .map(|t| self.text(t).to_string())
             .unwrap_or_default();
+        let ty = erase(&written);
         let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
         CallSite {
             line: line(node),
             byte: node.start_byte(),
-            name: ty.clone(),
-            receiver: Receiver::New(ty),
+            name: ty,
+            receiver: Receiver::New(written),
             arg_count,
             arg_types,
             arg_exprs,
@@ -1223,18 +1360,22 @@ impl<'s> Extractor<'s> {
             arg_values: self.arg_values(node),
             kind: CallKind::Constructor,
             arity_hint: None,
+            end: node.end_byte(),
         }
     }
 
-    fn receiver(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> Receiver {
+    /// The tree of an expression, as far as typing it needs (see [`Receiver`]).
+    fn tree(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> Receiver {
         if depth > MAX_RECEIVER_DEPTH {
             return Receiver::Other;
         }
         let node = unparen(node);
+        let text = self.text(node);
+        let boxed = |n: Option<Node<'_>>| Box::new(n.map_or(Receiver::Other, |n| self.tree(n, m, ctx, depth + 1)));
         match node.kind() {
             "this" => Receiver::This,
             "super" => Receiver::Super,
-            "identifier" | "type_identifier" => Receiver::Name(self.text(node).to_string()),
+            "identifier" | "type_identifier" => Receiver::Name(text.to_string()),
             "field_access" => {
                 let (Some(object), Some(field)) = (
                     node.child_by_field_name("object"),
@@ -1244,22 +1385,114 @@ impl<'s> Extractor<'s> {
                 };
                 if field.kind() == "this" {
                     // `Outer.this`: the enclosing instance, not the current one.
-                    return Receiver::Other;
+                    return Receiver::OuterThis(self.text(object).to_string());
                 }
                 Receiver::Field(
-                    Box::new(self.receiver(object, m, ctx, depth + 1)),
+                    Box::new(self.tree(object, m, ctx, depth + 1)),
                     self.text(field).to_string(),
                 )
             }
             "method_invocation" => Receiver::Call(Box::new(self.method_call(node, m, ctx, depth + 1))),
             "object_creation_expression" => node
                 .child_by_field_name("type")
-                .map_or(Receiver::Other, |t| Receiver::New(erase(self.text(t)))),
+                .map_or(Receiver::Other, |t| Receiver::New(self.text(t).to_string())),
+            "string_literal" | "text_block" => Receiver::Literal("String".into()),
+            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
+                Receiver::Literal(if text.ends_with(['l', 'L']) { "long" } else { "int" }.into())
+            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                Receiver::Literal(if text.ends_with(['f', 'F']) { "float" } else { "double" }.into())
+            }
+            "true" | "false" => Receiver::Literal("boolean".into()),
+            "character_literal" => Receiver::Literal("char".into()),
+            "null_literal" => Receiver::Null,
+            "class_literal" => node
+                .named_child(0)
+                .map_or(Receiver::Other, |t| Receiver::ClassLit(self.text(t).to_string())),
+            "cast_expression" => match node.child_by_field_name("type") {
+                Some(t) => Receiver::Cast(self.text(t).to_string(), boxed(node.child_by_field_name("value"))),
+                None => Receiver::Other,
+            },
+            "ternary_expression" => Receiver::Conditional(
+                boxed(node.child_by_field_name("consequence")),
+                boxed(node.child_by_field_name("alternative")),
+            ),
+            "lambda_expression" => Receiver::Lambda(Box::new(self.lambda_shape(node, m, ctx, depth))),
+            "method_reference" => Receiver::MethodRef(node.start_byte()),
+            "array_access" => Receiver::ArrayAccess(boxed(node.child_by_field_name("array"))),
+            "array_creation_expression" => match node.child_by_field_name("type") {
+                Some(t) => {
+                    let mut c = node.walk();
+                    let dims: usize = node
+                        .children_by_field_name("dimensions", &mut c)
+                        .map(|d| self.text(d).matches('[').count())
+                        .sum::<usize>()
+                        .max(1);
+                    Receiver::NewArray(format!("{}{}", self.text(t), "[]".repeat(dims)))
+                }
+                None => Receiver::Other,
+            },
+            "binary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o).to_string())
+                    .unwrap_or_default();
+                Receiver::Binary(
+                    op,
+                    boxed(node.child_by_field_name("left")),
+                    boxed(node.child_by_field_name("right")),
+                )
+            }
+            "unary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o).to_string())
+                    .unwrap_or_default();
+                Receiver::Unary(op, boxed(node.child_by_field_name("operand")))
+            }
+            "update_expression" => Receiver::Unary("++".into(), boxed(node.named_child(0))),
+            "instanceof_expression" => Receiver::InstanceOf,
+            "assignment_expression" => Receiver::Assign(boxed(node.child_by_field_name("left"))),
+            "switch_expression" => {
+                let mut arms = Vec::new();
+                if let Some(block) = node.child_by_field_name("body") {
+                    let mut stack = vec![block];
+                    let mut c = block.walk();
+                    while let Some(n) = stack.pop() {
+                        if arms.len() >= 32 {
+                            break;
+                        }
+                        match n.kind() {
+                            "switch_rule" => {
+                                let last = n.named_child(n.named_child_count().saturating_sub(1));
+                                match last {
+                                    Some(e) if e.kind() == "expression_statement" => {
+                                        arms.push(self.tree(e.named_child(0).unwrap_or(e), m, ctx, depth + 1));
+                                        continue;
+                                    }
+                                    Some(e) if e.kind() == "throw_statement" => continue,
+                                    _ => {}
+                                }
+                            }
+                            "yield_statement" => {
+                                if let Some(v) = n.named_child(0) {
+                                    arms.push(self.tree(v, m, ctx, depth + 1));
+                                }
+                                continue;
+                            }
+                            "switch_expression" | "lambda_expression" | "class_body" => continue,
+                            _ => {}
+                        }
+                        stack.extend(n.named_children(&mut c));
+                    }
+                }
+                Receiver::Switch(arms)
+            }
             _ => Receiver::Other,
         }
     }
 
-    fn method_ref(&self, node: Node<'_>) -> Option<CallSite> {
+    fn method_ref(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>) -> Option<CallSite> {
         let mut c = node.walk();
         let children: Vec<Node<'_>> = node.children(&mut c).collect();
         let first = *children.first()?;
@@ -1278,6 +1511,10 @@ impl<'s> Extractor<'s> {
                 dotted_receiver(&erased)
             }
             "field_access" => dotted_receiver(self.text(first)),
+            "array_type" => Receiver::NewArray(self.text(first).to_string()),
+            "method_invocation" | "object_creation_expression" | "parenthesized_expression" | "cast_expression" => {
+                self.tree(first, m, ctx, 1)
+            }
             _ => Receiver::Other,
         };
         let arity_hint = node
@@ -1307,6 +1544,7 @@ impl<'s> Extractor<'s> {
             arg_values: Vec::new(),
             kind: CallKind::MethodRef,
             arity_hint,
+            end: node.end_byte(),
         })
     }
 }
@@ -1339,4 +1577,67 @@ fn unparen(mut node: Node<'_>) -> Node<'_> {
         }
     }
     node
+}
+
+/// Adds the implicit member `name(params)` to a type unless the source declares it.
+fn implicit_method(decl: &mut TypeDecl, name: &str, params: &[&str], ret: &str, is_static: bool) {
+    let declared = decl.methods.iter().any(|m| {
+        m.name == name
+            && m.params.len() == params.len()
+            && m.params.iter().zip(params).all(|(p, want)| erase(&p.ty) == *want)
+    });
+    if declared {
+        return;
+    }
+    let mut modifiers = vec!["public".to_string()];
+    if is_static {
+        modifiers.push("static".into());
+    }
+    decl.methods.push(MethodDecl {
+        name: name.to_string(),
+        params: params
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| Param {
+                name: format!("arg{i}"),
+                ty: ty.to_string(),
+                annotations: Vec::new(),
+            })
+            .collect(),
+        return_type: Some(ret.to_string()),
+        modifiers,
+        line_start: decl.line_start,
+        line_end: decl.line_start,
+        has_body: true,
+        implicit: true,
+        ..MethodDecl::default()
+    });
+}
+
+/// Whether an expression is (or chooses between) a lambda or a method reference, whose
+/// typing needs the type its place fixes.
+fn has_function(r: &Receiver) -> bool {
+    match r {
+        Receiver::Lambda(_) | Receiver::MethodRef(_) => true,
+        Receiver::Conditional(a, b) => has_function(a) || has_function(b),
+        Receiver::Cast(_, inner) => has_function(inner),
+        _ => false,
+    }
+}
+
+/// Whether `node` sits inside a lambda within `body` (a `return` there is the lambda's).
+fn inside_lambda(node: Node<'_>, body: Node<'_>) -> bool {
+    let mut cur = node.parent();
+    let mut hops = 0;
+    while let Some(n) = cur {
+        if n.id() == body.id() || hops > 256 {
+            return false;
+        }
+        if n.kind() == "lambda_expression" {
+            return true;
+        }
+        hops += 1;
+        cur = n.parent();
+    }
+    false
 }

@@ -659,6 +659,35 @@ async fn metrics_count_requests_by_route_and_status_with_latency_and_the_store()
         !answer.body.contains(PLACE_ORDER),
         "no parameter reaches the metrics"
     );
+
+    // Index runs: each product's counters are there at zero, and a job counts.
+    let runs = "semgraph_index_runs_total";
+    let orders = [("product", "orders"), ("outcome", "committed")];
+    assert_eq!(sample(&m, runs, &orders), Some(0.0), "{}", answer.body);
+    let started = send(
+        c.post(s.url("/api/v1/admin/index"))
+            .body(r#"{"product": "orders"}"#),
+    )
+    .await;
+    assert_eq!(started.status, 202, "{}", started.body);
+    let mut after = None;
+    for _ in 0..600 {
+        let m = scrape(&send(c.get(s.url("/metrics"))).await.body);
+        if sample(&m, runs, &orders) == Some(1.0) {
+            after = Some(m);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let after = after.expect("the index job is counted");
+    assert_eq!(
+        sample(&after, runs, &[("product", "orders"), ("outcome", "failed")]),
+        Some(0.0)
+    );
+    assert!(
+        sample(&after, "semgraph_store_generation", &[]) > Some(snapshot.generation() as f64),
+        "the commit is a new generation"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -143,6 +143,19 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
+    /// Shows the index-run counters of `products` at zero, so a scrape before the first job
+    /// already has the series an alert compares against.
+    pub(crate) fn expect_index_runs<'a>(&self, products: impl IntoIterator<Item = &'a str>) {
+        for product in products {
+            for outcome in ["committed", "failed"] {
+                let _ = self.index_runs.get_or_create(&vec![
+                    ("product".to_string(), product.to_string()),
+                    ("outcome".to_string(), outcome.to_string()),
+                ]);
+            }
+        }
+    }
+
     /// Counts one index run of `product` this server ran.
     pub(crate) fn observe_index_run(&self, product: &str, committed: bool) {
         let outcome = if committed { "committed" } else { "failed" };

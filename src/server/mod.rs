@@ -106,6 +106,10 @@ impl AppState {
     pub fn new(store: Store, options: ServerOptions) -> AppState {
         let openapi = openapi::document();
         let openapi_json = openapi.to_json().unwrap_or_else(|_| "{}".into());
+        let metrics = metrics::Metrics::new(routes::every_route());
+        if let Some(company) = &options.company {
+            metrics.expect_index_runs(company.products.iter().map(|p| p.name.as_str()));
+        }
         AppState {
             shared: Arc::new(Shared {
                 store,
@@ -116,7 +120,7 @@ impl AppState {
                 openapi_json,
                 jobs: admin::Jobs::default(),
                 limiter: limits::Limiter::new(options.limits),
-                metrics: metrics::Metrics::new(routes::every_route()),
+                metrics,
             }),
         }
     }

@@ -930,13 +930,14 @@ fn peak_rss_mb(pid: u32) -> Option<u64> {
     Some(kb / 1024)
 }
 
-/// Runs `semgraph index --config FILE` with a hang guard, sampling its peak RSS.
+/// Runs `semgraph index --verbose --config FILE` (every warning printed) with a hang guard, sampling its peak RSS.
 fn index(config: &Path, dir: &Path) -> Run {
     let out_path = dir.join("index.stdout");
     let err_path = dir.join("index.stderr");
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_semgraph"))
         .arg("index")
+        .arg("--verbose")
         .arg("--config")
         .arg(config)
         .current_dir(dir)

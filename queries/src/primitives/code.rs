@@ -1002,12 +1002,13 @@ pub(crate) struct HttpCallRow {
     caller: String,
     caller_product: String,
     client: String,
-    verb: String,
-    url: String,
-    target_service: String,
-    resolves_to: Vec<String>,
+    pub(crate) verb: String,
+    pub(crate) url: String,
+    pub(crate) target_service: String,
+    /// `service VERB /route` of each endpoint the call resolves to.
+    pub(crate) resolves_to: Vec<String>,
     /// The target is outside the company (a host name with a dot, an IP, localhost).
-    external: bool,
+    pub(crate) external: bool,
     location: String,
 }
 

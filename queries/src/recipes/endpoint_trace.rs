@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::{header, more, ROWS};
 use crate::error::QueryError;
 use crate::graph::Ctx;
+use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
 use crate::primitives::code::{http_call_rows, http_calls_table, HttpCallRow};
 use crate::primitives::{method_display, NodeRef};
@@ -26,7 +27,9 @@ use crate::render::{document, tick};
 use crate::trace::Trace;
 use crate::Document;
 
-const VERSION: &str = "endpoint-trace/2";
+const VERSION: &str = "endpoint-trace/3";
+/// Most nodes the diagram draws.
+const DIAGRAM_NODES: usize = 30;
 /// Most methods a trace collects.
 const BUDGET: u64 = 20_000;
 
@@ -73,6 +76,8 @@ struct EndpointTrace {
     endpoint: String,
     depth: u32,
     endpoints: Vec<NodeRef>,
+    /// The service of each endpoint traced, in the same order.
+    services: Vec<String>,
     methods_by_depth: Vec<Vec<Reached>>,
     crossings: Vec<Crossing>,
     tables: Vec<Touch>,
@@ -297,6 +302,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         endpoint: written.clone(),
         depth,
         endpoints: endpoints.iter().map(|e| NodeRef::of(ctx, e)).collect(),
+        services: endpoints.iter().map(|e| ctx.service_of(e)).collect(),
         methods_by_depth,
         crossings,
         tables,
@@ -326,6 +332,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         result.topics.len(),
         result.config_keys.len()
     ));
+    md.h2("Diagram");
+    diagram(&result).write(&mut md);
     md.h2("Across services");
     let rows: Vec<Vec<String>> = result
         .crossings
@@ -516,4 +524,105 @@ fn crossings(
         of.insert(to, i);
     }
     Ok((crossings, of))
+}
+
+/// The subgraph of a service: its name, and its product when that is another word.
+fn service_group<'a>(service: &'a str, product: &str) -> (&'a str, String) {
+    let label = if service == product || product.is_empty() {
+        service.to_string()
+    } else {
+        format!("{service} ({product})")
+    };
+    (service, label)
+}
+
+/// The path across services: the endpoint traced, the endpoints its outbound calls reach
+/// (each in its service), hosts outside the company, the topics produced and the tables
+/// read and written on the way.
+fn diagram(r: &EndpointTrace) -> Flowchart {
+    let mut chart = Flowchart::new(DIAGRAM_NODES);
+    let origins: Vec<String> = r
+        .endpoints
+        .iter()
+        .zip(&r.services)
+        .map(|(e, service)| {
+            let key = format!("endpoint:{service} {}", e.name);
+            let (g, label) = service_group(service, &e.product);
+            chart.node(&key, &e.name, Shape::Hexagon, Some((g, &label)), "endpoint");
+            key
+        })
+        .collect();
+    // Several endpoints match what was written: edges leave from one node standing for them.
+    let origin = match origins.as_slice() {
+        [one] => one.clone(),
+        _ => {
+            let key = format!("trace:{}", r.endpoint);
+            chart.node(&key, &r.endpoint, Shape::Box, None, "endpoint");
+            for o in &origins {
+                chart.edge(&key, o, "", Line::Solid);
+            }
+            key
+        }
+    };
+    for call in &r.http_calls {
+        if call.resolves_to.is_empty() {
+            let host = if call.target_service.is_empty() {
+                call.url.as_str()
+            } else {
+                call.target_service.as_str()
+            };
+            let key = format!("service:{host}");
+            let label = if call.external {
+                format!("{host} (external)")
+            } else {
+                format!("{host} (not resolved)")
+            };
+            chart.node(&key, &label, Shape::Stadium, None, "service");
+            chart.edge(&origin, &key, &format!("HTTP {}", call.verb), Line::Solid);
+        }
+        for target in &call.resolves_to {
+            let (service, route) = target.split_once(' ').unwrap_or((target.as_str(), ""));
+            let key = format!("endpoint:{target}");
+            chart.node(&key, route, Shape::Box, Some((service, service)), "endpoint");
+            chart.edge(&origin, &key, &format!("HTTP {}", call.verb), Line::Solid);
+        }
+    }
+    for (topic, broker, _) in &r.topics {
+        let key = format!("topic:{topic}");
+        let label = if broker.is_empty() {
+            topic.clone()
+        } else {
+            format!("{topic} ({broker})")
+        };
+        chart.node(&key, &label, Shape::Subroutine, None, "topic");
+        chart.edge(&origin, &key, "produces", Line::Dotted);
+    }
+    // Listeners in other services the walk went on into.
+    for c in r.crossings.iter().filter(|c| c.kind == "topic") {
+        let topic = format!("topic:{}", c.via.split(" (").next().unwrap_or(&c.via));
+        let key = format!("listener:{}", c.handler);
+        let (g, label) = service_group(&c.to_service, &c.to_product);
+        let name = c.handler.split('(').next().unwrap_or(&c.handler);
+        let short: Vec<&str> = name.rsplitn(3, '.').collect();
+        let shown = match short.as_slice() {
+            [m, t, _] => format!("{t}.{m}"),
+            _ => name.to_string(),
+        };
+        chart.node(&key, &shown, Shape::Box, Some((g, &label)), "listener");
+        chart.edge(&topic, &key, "consumed by", Line::Dotted);
+    }
+    let mut modes: std::collections::BTreeMap<(&str, &str), Vec<&str>> = Default::default();
+    for t in &r.tables {
+        modes.entry((&t.product, &t.table)).or_default().push(t.mode);
+    }
+    for ((product, table), modes) in modes {
+        let key = format!("table:{product}.{table}");
+        chart.node(&key, table, Shape::Cylinder, None, "table");
+        let words: Vec<&str> = modes
+            .iter()
+            .map(|m| if *m == "read" { "reads" } else { "writes" })
+            .collect();
+        chart.edge(&origin, &key, &words.join(", "), Line::Solid);
+    }
+    chart
 }

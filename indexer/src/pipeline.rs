@@ -427,6 +427,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     }
 
     let table = SymbolTable::build(skeletons.iter());
+    let product_types = resolve::ProductTypes::build(skeletons.iter(), &table);
     emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &table)?;
     let service_name = |rel: &str| (code.service_of)(rel).map(|(_, name)| name);
     let product = Product {
@@ -464,7 +465,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                 let mut already_reported = Vec::new();
                 let text = walk::read_source(f, &mut already_reported)?;
                 let file = parse_code(f, &text);
-                let calls = resolve::resolve_calls(&file, &table);
+                let calls = resolve::resolve_calls_typed(&file, &table, &product_types);
                 let declared = frameworks::declared(&product, &file);
                 let called = frameworks::calls(&product, &file, &calls);
                 Some((file, calls, declared, called))

@@ -13,7 +13,7 @@ use crate::facts::CodeFile;
 use crate::lang::config::{self, ConfigScope, ParsedConfig};
 use crate::lang::java::parse_java_file;
 use crate::lang::sql::Access;
-use crate::resolve::{resolve_calls, SymbolTable};
+use crate::resolve::{resolve_calls_typed, ProductTypes, SymbolTable};
 use crate::walk::{self, SourceKind};
 
 /// Runs every recogniser over `fixture` and compares the findings with `expected` (both
@@ -75,6 +75,7 @@ pub(crate) fn findings(fixture: &str) -> String {
         knowledge.collect(f);
     }
     let table = SymbolTable::build(code.iter());
+    let types = ProductTypes::build(code.iter(), &table);
     let service_of = |rel: &str| Some(module(rel));
     let builds: Vec<(String, crate::lang::build::BuildFile)> = files
         .iter()
@@ -107,7 +108,7 @@ pub(crate) fn findings(fixture: &str) -> String {
     let mut out = String::new();
     for f in &code {
         render(&mut out, &index, super::declared(&product, f));
-        let calls = resolve_calls(f, &table);
+        let calls = resolve_calls_typed(f, &table, &types);
         render(&mut out, &index, super::calls(&product, f, &calls));
     }
     for (_, batch) in super::product(&product).batches {

@@ -10,8 +10,12 @@
 
 use super::symbols::MethodInfo;
 use super::symbols::{is_primitive, SymbolTable, TypeRef};
+use super::typed::{Typer, Val};
+use super::types::{Names, ProductModel};
 use super::{MethodKey, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
+use crate::typemodel::model::{FoundMethod, Layered};
+use crate::typemodel::ty::Ty;
 
 /// Methods that pass the elements of their receiver to a one-parameter lambda.
 const ELEMENT_METHODS: &[&str] = &[
@@ -105,8 +109,38 @@ const JDK_VALUE_TYPES: &[&str] = &[
     "java.time.ZonedDateTime",
 ];
 
-/// Resolves every call site of `file` against the product's table.
+/// The product's types as the type model holds them, built once per product: what the
+/// resolver asks, with the JDK beneath, about receivers, returns and overloads.
+pub(crate) struct ProductTypes {
+    model: ProductModel,
+}
+
+impl ProductTypes {
+    /// The product's types, read from the skeletons of all its files.
+    pub(crate) fn build<'a>(
+        files: impl IntoIterator<Item = &'a CodeFile>,
+        table: &SymbolTable,
+    ) -> ProductTypes {
+        ProductTypes {
+            model: ProductModel::build(files, table, crate::typemodel::jdk::jdk()),
+        }
+    }
+}
+
+/// Resolves every call site of `file` against the product's table, with the types of
+/// `file` alone as the product's typed layer (tests and single files).
 pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
+    let product = ProductTypes::build([file], table);
+    resolve_calls_typed(file, table, &product)
+}
+
+/// Resolves every call site of `file` against the product's table and types.
+pub(crate) fn resolve_calls_typed(
+    file: &CodeFile,
+    table: &SymbolTable,
+    product: &ProductTypes,
+) -> Vec<ResolvedCall> {
+    let layered = Layered::new(vec![&product.model.model, crate::typemodel::jdk::jdk()]);
     let mut out = Vec::new();
     for t in &file.types {
         for m in &t.methods {
@@ -118,10 +152,17 @@ pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<Resolve
                 name: m.name.clone(),
                 params: m.params.iter().map(|p| simple_name(&p.ty)).collect(),
             };
+            let names = Names {
+                table,
+                external: &layered,
+                product: Some(&product.model.model),
+            };
             let scope = Scope {
                 table,
                 type_fqn: &t.fqn,
                 method: m,
+                typer: Typer::new(names, &layered, &t.fqn, m),
+                product: &product.model,
             };
             for (index, site) in m.calls.iter().enumerate() {
                 let target = scope.call(site, 0);
@@ -153,6 +194,8 @@ struct Scope<'a> {
     table: &'a SymbolTable,
     type_fqn: &'a str,
     method: &'a MethodDecl,
+    typer: Typer<'a>,
+    product: &'a ProductModel,
 }
 
 /// What a receiver expression denotes.
@@ -215,13 +258,76 @@ impl Scope<'_> {
                 Receiver::None => self.implicit(site, depth),
                 r => match self.receiver_type(r, site.byte, depth + 1) {
                     Err(reason) => unresolved(reason),
-                    Ok(Recv::Instance(t) | Recv::Static(t)) if !t.internal => Target::External {
-                        type_fqn: t.fqn,
-                        method: site.name.clone(),
-                    },
+                    Ok(Recv::Instance(t) | Recv::Static(t)) if !t.internal => {
+                        self.external(site, t.fqn, depth)
+                    }
                     Ok(Recv::Instance(t) | Recv::Static(t)) => self.select(&t.fqn, &site.name, site, depth),
                 },
             },
+        }
+    }
+
+    /// A call of a method of the external type `fqn`: named at the type that declares
+    /// it where the type model knows the method.
+    fn external(&self, site: &CallSite, fqn: String, depth: usize) -> Target {
+        if self.typer.lacks_method(&fqn, &site.name) {
+            return unresolved(format!("no method {} on {fqn}", site.name));
+        }
+        let declaring = self.typer.call(site, depth + 1).and_then(|choice| {
+            let first = choice.found.first()?;
+            let decl = first.declaring.fqn.clone();
+            choice
+                .found
+                .iter()
+                .all(|f| f.declaring.fqn == decl)
+                .then(|| decl.to_string())
+        });
+        Target::External {
+            type_fqn: declaring.filter(|d| self.table.get(d).is_none()).unwrap_or(fqn),
+            method: site.name.clone(),
+        }
+    }
+
+    /// The graph key of a product method the type model found.
+    fn typed_key(&self, f: &FoundMethod<'_>) -> Option<MethodKey> {
+        let params = self.product.key_params(f.declaring, f.method)?;
+        Some(MethodKey {
+            type_fqn: f.declaring.fqn.to_string(),
+            name: f.method.name.to_string(),
+            params: params.to_vec(),
+        })
+    }
+
+    /// The one product method the typed rules choose for a call, if they choose one.
+    fn typed_internal(&self, site: &CallSite, depth: usize) -> Option<Target> {
+        let choice = self.typer.call(site, depth + 1)?;
+        let [one] = choice.found.as_slice() else {
+            return None;
+        };
+        if !self.product.declares(&one.declaring.binary) {
+            return None;
+        }
+        self.typed_key(one).map(Target::Internal)
+    }
+
+    /// A receiver typed by the type model: a value or a type, product or external.
+    fn typed_receiver(&self, r: &Receiver, byte: usize, depth: usize) -> Option<Recv> {
+        let v = self.typer.expr(r, byte, depth)?;
+        match v {
+            Val::Value(t) => {
+                let c = match &t {
+                    Ty::Class(c) => c.clone(),
+                    Ty::Var(_) => return None,
+                    Ty::Array(_) | Ty::Prim(_) => return None,
+                };
+                let (fqn, internal) = self.typer.source_name(&c)?;
+                Some(Recv::Instance(TypeRef { fqn, internal }))
+            }
+            Val::Type(c) => {
+                let (fqn, internal) = self.typer.source_name(&c)?;
+                Some(Recv::Static(TypeRef { fqn, internal }))
+            }
+            Val::Null => None,
         }
     }
 
@@ -302,8 +408,16 @@ impl Scope<'_> {
         }
     }
 
-    /// The type a receiver expression denotes.
+    /// The type a receiver expression denotes: by the product's names, then by the type
+    /// model.
     fn receiver_type(&self, r: &Receiver, byte: usize, depth: usize) -> Result<Recv, String> {
+        match self.receiver_type_by_name(r, byte, depth) {
+            Ok(recv) => Ok(recv),
+            Err(e) => self.typed_receiver(r, byte, depth).ok_or(e),
+        }
+    }
+
+    fn receiver_type_by_name(&self, r: &Receiver, byte: usize, depth: usize) -> Result<Recv, String> {
         if depth > MAX_DEPTH {
             return Err("receiver chain too deep".into());
         }
@@ -357,7 +471,12 @@ impl Scope<'_> {
                 }
                 Target::Unresolved { reason } => Err(reason),
             },
-            Receiver::Other => Err("receiver expression not typed".into()),
+            Receiver::Cast(t, _) => self
+                .table
+                .resolve_type(t, self.type_fqn)
+                .map(Recv::Instance)
+                .ok_or_else(|| format!("unknown type {t}")),
+            _ => Err("receiver expression not typed".into()),
         }
     }
 
@@ -456,9 +575,13 @@ impl Scope<'_> {
         }
         match site.arg_exprs.get(i)? {
             Receiver::Other => None,
-            expr => match self.receiver_type(expr, site.byte, depth + 1) {
+            expr => match self.receiver_type_by_name(expr, site.byte, depth + 1) {
                 Ok(Recv::Instance(t)) => Some(t.fqn),
-                _ => None,
+                _ => match self.typer.expr(expr, site.byte, depth + 1)? {
+                    Val::Value(Ty::Prim(p)) => Some(p.keyword().to_string()),
+                    Val::Value(Ty::Class(c)) => self.typer.source_name(&c).map(|(fqn, _)| fqn),
+                    _ => None,
+                },
             },
         }
     }
@@ -560,6 +683,11 @@ impl Scope<'_> {
             })
             .filter(|(_, f): &(_, Vec<Fit>)| !f.contains(&Fit::No))
             .collect();
+        if fits.len() != 1 {
+            if let Some(t) = self.typed_internal(site, depth) {
+                return t;
+            }
+        }
         match fits.len() {
             0 => unresolved(format!("no overload of {fqn}.{name} fits the arguments")),
             1 => Target::Internal(key(&fits[0].0 .0, fits[0].0 .1)),

@@ -4,12 +4,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::{resolve_calls, MethodKey, SymbolTable, Target};
+use super::{resolve_calls, resolve_calls_typed, MethodKey, ProductTypes, SymbolTable, Target};
 use crate::facts::CodeFile;
 use crate::lang::java::parse_java_file;
 
 /// Splits a multi-file fixture on `//- /path` header lines.
-fn files(fixture: &str) -> Vec<CodeFile> {
+pub(super) fn files(fixture: &str) -> Vec<CodeFile> {
     let mut out = Vec::new();
     let mut path: Option<String> = None;
     let mut text = String::new();
@@ -40,11 +40,12 @@ fn render_key(key: &MethodKey, table: &SymbolTable) -> String {
 }
 
 /// All resolved calls of a set of files, as sorted unique `caller -> callee` lines.
-fn render(files: &[CodeFile]) -> Vec<String> {
+pub(super) fn render(files: &[CodeFile]) -> Vec<String> {
     let table = SymbolTable::build(files);
+    let types = ProductTypes::build(files, &table);
     let mut lines = BTreeSet::new();
     for f in files {
-        for call in resolve_calls(f, &table) {
+        for call in resolve_calls_typed(f, &table, &types) {
             let caller = render_key(&call.caller, &table);
             let callee = match &call.target {
                 Target::Internal(k) => render_key(k, &table),
@@ -58,7 +59,7 @@ fn render(files: &[CodeFile]) -> Vec<String> {
 }
 
 #[track_caller]
-fn check(fixture: &str, expect: &str) {
+pub(super) fn check(fixture: &str, expect: &str) {
     let parsed = files(fixture);
     for f in &parsed {
         assert!(f.diagnostics.is_empty(), "{}: {:?}", f.path, f.diagnostics);
@@ -361,19 +362,20 @@ public class Service {
 }
 "#,
         r#"
-a.Service.run -> ? result of external java.util.List.stream not typed
-a.Service.run -> ? type of local order not known
-a.Service.run -> ? type of local t not known
+a.Service.run -> ? no method total on java.lang.Long
 a.Service.run -> a.Dto.describe
 a.Service.run -> a.Mapper.convert
 a.Service.run -> a.Mapper.toDto
 a.Service.run -> a.Order.total
 a.Service.run -> a.Service.load(String)
 a.Service.run -> a.Service.local
-a.Service.run -> ext java.util.List.forEach
-a.Service.run -> ext java.util.List.stream
+a.Service.run -> ext java.lang.Iterable.forEach
+a.Service.run -> ext java.util.Collection.stream
 a.Service.run -> ext java.util.Map.computeIfAbsent
 a.Service.run -> ext java.util.Map.forEach
+a.Service.run -> ext java.util.stream.Stream.filter
+a.Service.run -> ext java.util.stream.Stream.forEach
+a.Service.run -> ext java.util.stream.Stream.map
 "#,
     );
 }
@@ -563,7 +565,14 @@ public class OrderController<T extends Comparable<T>> extends Base implements Ap
         .collect();
     assert_eq!(
         pair_methods,
-        vec![("<init>", 2, false), ("left", 0, true), ("right", 0, true)]
+        vec![
+            ("<init>", 2, false),
+            ("left", 0, true),
+            ("right", 0, true),
+            ("toString", 0, true),
+            ("hashCode", 0, true),
+            ("equals", 1, true)
+        ]
     );
     assert_eq!(pair.fields.len(), 2);
 }
@@ -703,9 +712,10 @@ fn acme_calls() -> BTreeSet<String> {
             })
             .collect();
         let table = SymbolTable::build(&parsed);
+        let types = ProductTypes::build(&parsed, &table);
         for f in &parsed {
             assert!(f.diagnostics.is_empty(), "{}: {:?}", f.path, f.diagnostics);
-            for call in resolve_calls(f, &table) {
+            for call in resolve_calls_typed(f, &table, &types) {
                 if let Target::Internal(k) = &call.target {
                     all.insert(format!(
                         "{} -> {}",

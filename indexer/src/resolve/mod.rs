@@ -9,11 +9,15 @@
 
 mod java;
 mod symbols;
+mod typed;
+mod types;
 
 #[cfg(test)]
 mod java_tests;
+#[cfg(test)]
+mod typed_tests;
 
-pub(crate) use java::resolve_calls;
+pub(crate) use java::{resolve_calls, resolve_calls_typed, ProductTypes};
 pub(crate) use symbols::SymbolTable;
 
 /// A method of the product: type fqn, name and erased simple parameter types.

@@ -345,7 +345,7 @@ impl SymbolTable {
     }
 
     /// A simple name seen from inside type `from`.
-    fn resolve_simple(&self, name: &str, from: &str) -> Option<TypeRef> {
+    pub(crate) fn resolve_simple(&self, name: &str, from: &str) -> Option<TypeRef> {
         let from_type = self.types.get(from)?;
         // Type variables of the type and its enclosing types shadow everything.
         let mut cur = Some(from_type);

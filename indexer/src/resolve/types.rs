@@ -312,7 +312,8 @@ impl Names<'_> {
             Written::Prim(p) => Ty::Prim(*p),
             Written::Array(e) => Ty::Array(Box::new(self.resolve(e, scope))),
             Written::Class(segments) => {
-                if segments.len() == 1 && segments[0].1.is_empty() && self.is_type_var(&segments[0].0, scope) {
+                if segments.len() == 1 && segments[0].1.is_empty() && self.is_type_var(&segments[0].0, scope)
+                {
                     return Ty::Var(Arc::from(segments[0].0.as_str()));
                 }
                 let path: Vec<&str> = segments.iter().map(|(s, _)| s.as_str()).collect();
@@ -533,7 +534,10 @@ impl Names<'_> {
     /// Whether the type a model name denotes is an interface (product or external).
     fn is_interface(&self, name: &str) -> Option<bool> {
         if let Some(t) = self.table.get(name) {
-            return Some(matches!(t.kind, facts::TypeKind::Interface | facts::TypeKind::Annotation));
+            return Some(matches!(
+                t.kind,
+                facts::TypeKind::Interface | facts::TypeKind::Annotation
+            ));
         }
         self.external.by_binary(name).map(|t| t.kind.is_interface())
     }
@@ -726,12 +730,19 @@ mod tests {
     fn written_types_parse_with_arguments_wildcards_arrays_and_annotations() {
         let w = parse_written("Map<String, List<? extends Order>>[]").expect("parses");
         let Written::Array(inner) = w else { panic!("array") };
-        let Written::Class(segs) = *inner else { panic!("class") };
+        let Written::Class(segs) = *inner else {
+            panic!("class")
+        };
         assert_eq!(segs[0].0, "Map");
         assert_eq!(segs[0].1.len(), 2);
         assert!(matches!(parse_written("int..."), Some(Written::Array(_))));
-        assert!(matches!(parse_written("@NonNull final String"), Some(Written::Class(_))));
-        assert!(matches!(parse_written("java.util.Map.Entry<K, V>"), Some(Written::Class(s)) if s.len() == 4));
+        assert!(matches!(
+            parse_written("@NonNull final String"),
+            Some(Written::Class(_))
+        ));
+        assert!(
+            matches!(parse_written("java.util.Map.Entry<K, V>"), Some(Written::Class(s)) if s.len() == 4)
+        );
         assert!(matches!(parse_written("List<?>"), Some(Written::Class(_))));
         assert_eq!(parse_written("List<String"), None);
         assert_eq!(parse_written(""), None);

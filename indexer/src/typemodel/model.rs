@@ -358,7 +358,23 @@ pub(crate) trait TypeSource: Sync {
             };
             let s = Subst::for_class(&info.type_params, &c);
             for m in info.methods.iter().filter(|m| &*m.name == name) {
-                let params: Vec<Ty> = m.params.iter().map(|p| subst(p, &s)).collect();
+                // A method's own type variables shadow the class's of the same name
+                // (`static <T> Comparator<T> comparing(…)` in `Comparator<T>`).
+                let shadowed = m.type_params.iter().any(|tp| s.get(&tp.name).is_some());
+                let own;
+                let s = if shadowed {
+                    let mut kept = Subst::empty();
+                    for (n, a, u) in s.entries() {
+                        if !m.type_params.iter().any(|tp| tp.name == *n) {
+                            kept.bind(n.clone(), a.clone(), u.clone());
+                        }
+                    }
+                    own = kept;
+                    &own
+                } else {
+                    &s
+                };
+                let params: Vec<Ty> = m.params.iter().map(|p| subst(p, s)).collect();
                 let scopes: [&[TypeParam]; 1] = [&m.type_params];
                 let key: String = params.iter().map(|p| erase(p, &scopes).signature()).collect();
                 if keys.contains(&key) {
@@ -369,7 +385,7 @@ pub(crate) trait TypeSource: Sync {
                     declaring: info,
                     method: m,
                     declaring_as: c.clone(),
-                    ret: subst(&m.ret, &s),
+                    ret: subst(&m.ret, s),
                     params,
                     distance,
                 });

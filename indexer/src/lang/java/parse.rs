@@ -1371,7 +1371,8 @@ impl<'s> Extractor<'s> {
         }
         let node = unparen(node);
         let text = self.text(node);
-        let boxed = |n: Option<Node<'_>>| Box::new(n.map_or(Receiver::Other, |n| self.tree(n, m, ctx, depth + 1)));
+        let boxed =
+            |n: Option<Node<'_>>| Box::new(n.map_or(Receiver::Other, |n| self.tree(n, m, ctx, depth + 1)));
         match node.kind() {
             "this" => Receiver::This,
             "super" => Receiver::Super,
@@ -1397,12 +1398,20 @@ impl<'s> Extractor<'s> {
                 .child_by_field_name("type")
                 .map_or(Receiver::Other, |t| Receiver::New(self.text(t).to_string())),
             "string_literal" | "text_block" => Receiver::Literal("String".into()),
-            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal" => {
                 Receiver::Literal(if text.ends_with(['l', 'L']) { "long" } else { "int" }.into())
             }
-            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
-                Receiver::Literal(if text.ends_with(['f', 'F']) { "float" } else { "double" }.into())
-            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => Receiver::Literal(
+                if text.ends_with(['f', 'F']) {
+                    "float"
+                } else {
+                    "double"
+                }
+                .into(),
+            ),
             "true" | "false" => Receiver::Literal("boolean".into()),
             "character_literal" => Receiver::Literal("char".into()),
             "null_literal" => Receiver::Null,
@@ -1464,10 +1473,17 @@ impl<'s> Extractor<'s> {
                         }
                         match n.kind() {
                             "switch_rule" => {
-                                let last = n.named_child(n.named_child_count().saturating_sub(1));
+                                let last = u32::try_from(n.named_child_count().saturating_sub(1))
+                                    .ok()
+                                    .and_then(|i| n.named_child(i));
                                 match last {
                                     Some(e) if e.kind() == "expression_statement" => {
-                                        arms.push(self.tree(e.named_child(0).unwrap_or(e), m, ctx, depth + 1));
+                                        arms.push(self.tree(
+                                            e.named_child(0).unwrap_or(e),
+                                            m,
+                                            ctx,
+                                            depth + 1,
+                                        ));
                                         continue;
                                     }
                                     Some(e) if e.kind() == "throw_statement" => continue,
@@ -1512,9 +1528,10 @@ impl<'s> Extractor<'s> {
             }
             "field_access" => dotted_receiver(self.text(first)),
             "array_type" => Receiver::NewArray(self.text(first).to_string()),
-            "method_invocation" | "object_creation_expression" | "parenthesized_expression" | "cast_expression" => {
-                self.tree(first, m, ctx, 1)
-            }
+            "method_invocation"
+            | "object_creation_expression"
+            | "parenthesized_expression"
+            | "cast_expression" => self.tree(first, m, ctx, 1),
             _ => Receiver::Other,
         };
         let arity_hint = node

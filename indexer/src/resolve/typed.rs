@@ -1,0 +1,1139 @@
+//! Typed expressions of Java: the type of every receiver and argument a call site has, read
+//! against one layered type view (the product's own types, then the JDK), with generics
+//! substituted through receivers, returns and chains.
+//!
+//! The string rules of `java.rs` bind names of the product; they stop where a value's type
+//! comes from outside it — the result of `list.stream()`, the element a lambda receives,
+//! an `Optional<T>` unwrapped. [`Typer`] answers those: it types an expression tree of the
+//! facts ([`Receiver`]) to a [`Ty`], chooses among overloads the way `javac` does where the
+//! argument types are known (JLS §15.12.2: strict, then loose invocation with boxing, then
+//! varargs; the most specific of what remains), infers a generic method's type variables
+//! from its arguments (lambdas' bodies and method references included), and types lambda
+//! parameters from the functional interface the lambda is passed as. Where a type is not
+//! known it says `None` — the caller reports the call unresolved rather than guess.
+
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
+use super::types::{Names, Scope as NameScope, UNKNOWN};
+use crate::facts::{CallKind, CallSite, Lambda, MethodDecl, Receiver};
+use crate::typemodel::model::{FoundMethod, TypeSource};
+use crate::typemodel::ty::{subst, ClassTy, Name, Prim, Subst, Ty, TyArg, TypeParam};
+
+/// Expression trees deeper than this are not followed.
+const MAX_DEPTH: usize = 48;
+
+/// What an expression denotes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Val {
+    /// A value of this type.
+    Value(Ty),
+    /// A type named as such (`Collections.sort`, `Map.Entry`).
+    Type(ClassTy),
+    /// `null`.
+    Null,
+}
+
+/// Whether an argument fits a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fit {
+    No,
+    /// The types involved are not all known.
+    Maybe,
+    /// By loose invocation (boxing or unboxing).
+    Loose,
+    /// By strict invocation (identity, widening).
+    Strict,
+}
+
+/// The methods a call site may invoke, and the bindings of the method's type variables.
+pub(crate) struct Choice<'a> {
+    /// One method when the call is resolved; several when they cannot be told apart.
+    pub(crate) found: Vec<FoundMethod<'a>>,
+    subst: Subst,
+}
+
+impl Choice<'_> {
+    /// The call's result type, when every candidate agrees on it.
+    pub(crate) fn ret(&self) -> Option<Ty> {
+        let first = self.found.first()?;
+        let ret = finish(&subst(&first.ret, &self.subst), &first.method.type_params);
+        let same = self
+            .found
+            .iter()
+            .all(|f| finish(&subst(&f.ret, &self.subst), &f.method.type_params) == ret);
+        same.then_some(ret)
+    }
+}
+
+/// Types expressions of one method's body.
+pub(crate) struct Typer<'a> {
+    names: Names<'a>,
+    types: &'a dyn TypeSource,
+    /// Key of the type the method belongs to.
+    from: &'a str,
+    method: &'a MethodDecl,
+    vars: Vec<String>,
+    var_params: Vec<TypeParam>,
+    /// Lambda parameters already typed, by (lambda start, position).
+    lambda_memo: RefCell<FxHashMap<(usize, usize), Option<Ty>>>,
+    /// Lambdas whose parameters are being typed (a cycle stops here).
+    typing: RefCell<Vec<usize>>,
+}
+
+impl<'a> Typer<'a> {
+    pub(crate) fn new(
+        names: Names<'a>,
+        types: &'a dyn TypeSource,
+        from: &'a str,
+        method: &'a MethodDecl,
+    ) -> Self {
+        let vars: Vec<String> = method.type_params.iter().map(|(n, _)| n.clone()).collect();
+        let mut t = Typer {
+            names,
+            types,
+            from,
+            method,
+            vars,
+            var_params: Vec::new(),
+            lambda_memo: RefCell::default(),
+            typing: RefCell::default(),
+        };
+        t.var_params = method
+            .type_params
+            .iter()
+            .map(|(name, bounds)| TypeParam {
+                name: Name::from(name.as_str()),
+                has_class_bound: !bounds.is_empty(),
+                bounds: bounds.iter().filter_map(|b| t.written(b)).collect(),
+            })
+            .collect();
+        t
+    }
+
+    /// The type `text` names where the method is written.
+    pub(crate) fn written(&self, text: &str) -> Option<Ty> {
+        let ty = self.names.ty(
+            text,
+            &NameScope {
+                from: self.from,
+                method_vars: &self.vars,
+            },
+        )?;
+        Some(ty)
+    }
+
+    /// The source name of a class type and whether the product declares it.
+    pub(crate) fn source_name(&self, c: &ClassTy) -> Option<(String, bool)> {
+        if c.name.starts_with(UNKNOWN) {
+            return None;
+        }
+        if self.names.table.get(&c.name).is_some() {
+            return Some((c.name.to_string(), true));
+        }
+        let info = self.types.by_binary(&c.name)?;
+        let internal = self.names.table.get(&info.fqn).is_some();
+        Some((info.fqn.to_string(), internal))
+    }
+
+    /// Whether the external type `fqn` is known with all its supertypes and has no
+    /// method `name`: a call of it cannot be what the source means.
+    pub(crate) fn lacks_method(&self, fqn: &str, name: &str) -> bool {
+        let Some(info) = self.types.by_fqn(fqn) else {
+            return false;
+        };
+        let c = ClassTy::plain(info.binary.clone());
+        let walk = self.types.supertypes(&c);
+        if walk.iter().any(|(s, _)| !self.known(&s.name)) {
+            return false;
+        }
+        let name = if name == "new" { "<init>" } else { name };
+        self.types.find_methods(&c, name).is_empty()
+    }
+
+    fn this_ty(&self, key: &str) -> ClassTy {
+        match self.types.by_binary(key) {
+            Some(info) => info.this_type(),
+            None => ClassTy::plain(Name::from(key)),
+        }
+    }
+
+    /// The class a value of type `t` is looked up in: a type variable by its bound, an
+    /// array as `Object`.
+    fn class_of(&self, t: &Ty) -> Option<ClassTy> {
+        let mut cur = t.clone();
+        for _ in 0..16 {
+            match cur {
+                Ty::Class(c) => return Some(c),
+                Ty::Array(_) => return Some(ClassTy::plain(Name::from("java.lang.Object"))),
+                Ty::Prim(_) => return None,
+                Ty::Var(v) => {
+                    cur = self.var_bound(&v)?;
+                }
+            }
+        }
+        None
+    }
+
+    /// The first bound of a type variable in scope (the method's, then its type's and the
+    /// enclosing types').
+    fn var_bound(&self, v: &str) -> Option<Ty> {
+        if let Some(p) = self.var_params.iter().find(|p| &*p.name == v) {
+            return Some(p.bounds.first().cloned().unwrap_or_else(Ty::object));
+        }
+        let mut key: Option<Name> = Some(Name::from(self.from));
+        for _ in 0..16 {
+            let info = self.types.by_binary(key.as_deref()?)?;
+            if let Some(p) = info.type_params.iter().find(|p| &*p.name == v) {
+                return Some(p.bounds.first().cloned().unwrap_or_else(Ty::object));
+            }
+            key = info.outer.clone();
+        }
+        None
+    }
+
+    /// The type of an expression at byte `byte` of the method.
+    pub(crate) fn expr(&self, r: &Receiver, byte: usize, depth: usize) -> Option<Val> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let value = |t: Ty| Some(Val::Value(t));
+        match r {
+            Receiver::None | Receiver::This => value(Ty::Class(self.this_ty(self.from))),
+            Receiver::Super => {
+                let info = self.types.by_binary(self.from)?;
+                value(Ty::Class(info.superclass.clone()?))
+            }
+            Receiver::Name(n) => self.name(n, byte, depth),
+            Receiver::Field(inner, f) => self.field(r, inner, f, byte, depth),
+            Receiver::Call(cs) => {
+                let choice = self.call(cs, depth + 1)?;
+                value(choice.ret()?)
+            }
+            Receiver::New(t) => value(self.written(t)?),
+            Receiver::Literal(t) => match Prim::from_keyword(t) {
+                Some(p) => value(Ty::Prim(p)),
+                None => value(Ty::class("java.lang.String")),
+            },
+            Receiver::Null => Some(Val::Null),
+            Receiver::ClassLit(t) => {
+                let arg = match self.written(t)? {
+                    Ty::Prim(p) => Ty::class(p.boxed().unwrap_or("java.lang.Void")),
+                    other => other,
+                };
+                value(Ty::Class(ClassTy {
+                    name: Name::from("java.lang.Class"),
+                    args: Box::new([TyArg::Exact(arg)]),
+                    outer: None,
+                }))
+            }
+            Receiver::Cast(t, _) => value(self.written(t)?),
+            Receiver::Conditional(a, b) => {
+                let a = self.expr(a, byte, depth + 1);
+                let b = self.expr(b, byte, depth + 1);
+                match (a, b) {
+                    (Some(Val::Null), other) | (other, Some(Val::Null)) => other,
+                    (Some(Val::Value(x)), Some(Val::Value(y))) => {
+                        if x == y {
+                            value(x)
+                        } else {
+                            match (unboxed(&x), unboxed(&y)) {
+                                (Some(p), Some(q)) if p != Prim::Boolean && q != Prim::Boolean => {
+                                    value(Ty::Prim(promote(p, q)))
+                                }
+                                _ => None,
+                            }
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Receiver::Lambda(_) | Receiver::MethodRef(_) | Receiver::Other => None,
+            Receiver::ArrayAccess(a) => match self.expr(a, byte, depth + 1)? {
+                Val::Value(Ty::Array(e)) => value(*e),
+                _ => None,
+            },
+            Receiver::NewArray(t) => value(self.written(t)?),
+            Receiver::Binary(op, a, b) => match op.as_str() {
+                "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" => value(Ty::Prim(Prim::Boolean)),
+                _ => {
+                    let a = self.expr(a, byte, depth + 1)?;
+                    let b = self.expr(b, byte, depth + 1)?;
+                    let is_string =
+                        |v: &Val| matches!(v, Val::Value(Ty::Class(c)) if &*c.name == "java.lang.String");
+                    if op == "+" && (is_string(&a) || is_string(&b)) {
+                        return value(Ty::class("java.lang.String"));
+                    }
+                    let (Val::Value(x), Val::Value(y)) = (a, b) else {
+                        return None;
+                    };
+                    let (p, q) = (unboxed(&x)?, unboxed(&y)?);
+                    if matches!(op.as_str(), "<<" | ">>" | ">>>") {
+                        return value(Ty::Prim(promote(p, Prim::Int)));
+                    }
+                    if p == Prim::Boolean && q == Prim::Boolean {
+                        return value(Ty::Prim(Prim::Boolean));
+                    }
+                    value(Ty::Prim(promote(p, q)))
+                }
+            },
+            Receiver::Unary(op, a) => {
+                if op == "!" {
+                    return value(Ty::Prim(Prim::Boolean));
+                }
+                let Val::Value(x) = self.expr(a, byte, depth + 1)? else {
+                    return None;
+                };
+                if op == "++" || op == "--" {
+                    return value(x);
+                }
+                value(Ty::Prim(promote(unboxed(&x)?, Prim::Int)))
+            }
+            Receiver::Assign(l) => self.expr(l, byte, depth + 1),
+            Receiver::OuterThis(t) => value(self.written(t)?),
+            Receiver::Switch(arms) => arms
+                .iter()
+                .filter_map(|a| self.expr(a, byte, depth + 1))
+                .find(|v| *v != Val::Null),
+            Receiver::InstanceOf => value(Ty::Prim(Prim::Boolean)),
+        }
+    }
+
+    /// A bare name: local, parameter, field (own, inherited, enclosing), then type.
+    fn name(&self, n: &str, byte: usize, depth: usize) -> Option<Val> {
+        if let Some(local) = self.method.find_local(n, byte) {
+            if let Some(t) = &local.ty {
+                return Some(Val::Value(self.written(t)?));
+            }
+            if let Some(init) = &local.init {
+                return match self.expr(init, local.scope.0, depth + 1)? {
+                    Val::Value(t) => Some(Val::Value(t)),
+                    _ => None,
+                };
+            }
+            if let Some((start, pos)) = local.lambda {
+                return Some(Val::Value(self.lambda_param(start, pos, depth + 1)?));
+            }
+            if let Some(iterated) = &local.element_of {
+                let Val::Value(t) = self.expr(iterated, local.scope.0, depth + 1)? else {
+                    return None;
+                };
+                return Some(Val::Value(self.element(&t)?));
+            }
+            return None;
+        }
+        if let Some(p) = self.method.param_at(n, byte) {
+            return Some(Val::Value(self.written(&p.ty)?));
+        }
+        // Fields of the type, its supertypes and its enclosing types.
+        let mut key: Option<Name> = Some(Name::from(self.from));
+        for _ in 0..16 {
+            let Some(k) = key.as_deref() else { break };
+            let here = self.this_ty(k);
+            if let Some(f) = self.types.find_field(&here, n) {
+                return Some(Val::Value(f.ty));
+            }
+            key = self.types.by_binary(k).and_then(|i| i.outer.clone());
+        }
+        let c = self.names.class_name(&[n], self.from);
+        if c.starts_with(UNKNOWN) || self.types.by_binary(&c).is_none() {
+            return None;
+        }
+        Some(Val::Type(ClassTy::plain(c)))
+    }
+
+    /// `x.f`: a field of a value or a type, a member type, or a qualified type name.
+    fn field(&self, whole: &Receiver, inner: &Receiver, f: &str, byte: usize, depth: usize) -> Option<Val> {
+        match self.expr(inner, byte, depth + 1) {
+            Some(Val::Value(t)) => {
+                if let Ty::Array(_) = t {
+                    return (f == "length").then_some(Val::Value(Ty::Prim(Prim::Int)));
+                }
+                let c = self.class_of(&t)?;
+                Some(Val::Value(self.types.find_field(&c, f)?.ty))
+            }
+            Some(Val::Type(c)) => {
+                if let Some(found) = self.types.find_field(&c, f) {
+                    return Some(Val::Value(found.ty));
+                }
+                let m = self.types.member_type(&c.name, f)?;
+                Some(Val::Type(ClassTy::plain(m.binary.clone())))
+            }
+            Some(Val::Null) => None,
+            None => {
+                let path = dotted(whole)?;
+                let parts: Vec<&str> = path.split('.').collect();
+                let c = self.names.class_name(&parts, self.from);
+                if c.starts_with(UNKNOWN) || self.types.by_binary(&c).is_none() {
+                    return None;
+                }
+                Some(Val::Type(ClassTy::plain(c)))
+            }
+        }
+    }
+
+    /// The element type of an iterable or array.
+    pub(crate) fn element(&self, t: &Ty) -> Option<Ty> {
+        if let Ty::Array(e) = t {
+            return Some((**e).clone());
+        }
+        let c = self.class_of(t)?;
+        let it = self.types.find_methods(&c, "iterator");
+        let ret = it.iter().find(|m| m.params.is_empty())?.ret.clone();
+        let Ty::Class(ic) = ret else { return None };
+        arg_ty(ic.args.first()?)
+    }
+
+    /// The methods a call site may invoke.
+    pub(crate) fn call(&self, cs: &CallSite, depth: usize) -> Option<Choice<'a>> {
+        self.call_with(cs, depth, true)
+    }
+
+    fn call_with(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match cs.kind {
+            CallKind::Constructor => {
+                let Ty::Class(c) = self.written(&cs.name)? else {
+                    return None;
+                };
+                let mut choice = self.choose(&c, "<init>", cs, false, depth, lambdas)?;
+                // The value of `new X<>(…)` is `X`; its constructor returns nothing.
+                choice.found.iter_mut().for_each(|f| f.ret = Ty::Class(c.clone()));
+                Some(choice)
+            }
+            CallKind::ThisCall => {
+                let c = self.this_ty(self.from);
+                self.choose(&c, "<init>", cs, false, depth, lambdas)
+            }
+            CallKind::SuperCall => {
+                let sup = self.types.by_binary(self.from)?.superclass.clone()?;
+                self.choose(&sup, "<init>", cs, false, depth, lambdas)
+            }
+            CallKind::MethodRef => None,
+            CallKind::Method => match &cs.receiver {
+                Receiver::None => self.implicit(cs, depth, lambdas),
+                r => match self.expr(r, cs.byte, depth + 1)? {
+                    Val::Value(t) => {
+                        let c = self.class_of(&t)?;
+                        self.choose(&c, &cs.name, cs, false, depth, lambdas)
+                    }
+                    Val::Type(c) => self.choose(&c, &cs.name, cs, true, depth, lambdas),
+                    Val::Null => None,
+                },
+            },
+        }
+    }
+
+    /// A call with no receiver: the type and its supertypes, the enclosing types, then
+    /// static imports.
+    fn implicit(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
+        let mut key: Option<Name> = Some(Name::from(self.from));
+        for _ in 0..16 {
+            let Some(k) = key.as_deref() else { break };
+            let here = self.this_ty(k);
+            if !self.types.find_methods(&here, &cs.name).is_empty() {
+                return self.choose(&here, &cs.name, cs, false, depth, lambdas);
+            }
+            key = self.types.by_binary(k).and_then(|i| i.outer.clone());
+        }
+        let ctx = &self.names.table.get(self.from)?.ctx;
+        let mut owners: Vec<&String> = ctx.static_single.get(cs.name.as_str()).into_iter().collect();
+        owners.extend(&ctx.static_wildcards);
+        for owner in owners {
+            let parts: Vec<&str> = owner.split('.').collect();
+            let c = self.names.class_name(&parts, self.from);
+            if c.starts_with(UNKNOWN) {
+                continue;
+            }
+            let c = ClassTy::plain(c);
+            if self
+                .types
+                .find_methods(&c, &cs.name)
+                .iter()
+                .any(|m| m.method.is_static())
+            {
+                return self.choose(&c, &cs.name, cs, true, depth, lambdas);
+            }
+        }
+        None
+    }
+
+    /// The overloads of `name` on `recv` that fit the call (JLS §15.12.2).
+    fn choose(
+        &self,
+        recv: &ClassTy,
+        name: &str,
+        cs: &CallSite,
+        static_only: bool,
+        depth: usize,
+        lambdas: bool,
+    ) -> Option<Choice<'a>> {
+        let mut cands: Vec<FoundMethod<'a>> = self.types.find_methods(recv, name);
+        if static_only && cands.iter().any(|m| m.method.is_static()) {
+            cands.retain(|m| m.method.is_static());
+        }
+        if cands.is_empty() {
+            return None;
+        }
+        let n = cs.arg_count;
+        let args: Vec<Arg> = (0..n).map(|i| self.arg(cs, i, depth)).collect();
+        // Phases 1 and 2: by arity, strict then loose; phase 3: varargs.
+        let mut fitting: Vec<(FoundMethod<'a>, Fit)> = Vec::new();
+        for c in cands.iter().filter(|c| c.params.len() == n) {
+            let fit = args
+                .iter()
+                .zip(&c.params)
+                .map(|(a, p)| self.fit_arg(a, p, c))
+                .min()
+                .unwrap_or(Fit::Strict);
+            if fit != Fit::No {
+                fitting.push((c.clone(), fit));
+            }
+        }
+        if fitting.is_empty() {
+            for c in cands
+                .iter()
+                .filter(|c| c.method.is_varargs() && n + 1 >= c.params.len())
+            {
+                let fixed = c.params.len() - 1;
+                let Some(Ty::Array(elem)) = c.params.last() else {
+                    continue;
+                };
+                let fit = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match c.params.get(i) {
+                        Some(p) if i < fixed => self.fit_arg(a, p, c),
+                        _ => self.fit_arg(a, elem, c),
+                    })
+                    .min()
+                    .unwrap_or(Fit::Strict);
+                if fit != Fit::No {
+                    fitting.push((c.clone(), fit));
+                }
+            }
+        }
+        if fitting.is_empty() {
+            return None;
+        }
+        let best = fitting.iter().map(|(_, f)| *f).max().unwrap_or(Fit::No);
+        let known = fitting.iter().all(|(_, f)| *f != Fit::Maybe);
+        let found: Vec<FoundMethod<'a>> = if known {
+            // Strict before loose; then the most specific.
+            let phase: Vec<FoundMethod<'a>> = fitting
+                .into_iter()
+                .filter(|(_, f)| *f == best)
+                .map(|(c, _)| c)
+                .collect();
+            self.most_specific(phase)
+        } else {
+            fitting.into_iter().map(|(c, _)| c).collect()
+        };
+        let subst = match found.as_slice() {
+            [one] => self.infer(one, &args, cs, depth, lambdas),
+            _ => Subst::empty(),
+        };
+        Some(Choice { found, subst })
+    }
+
+    /// The candidates no other candidate is more specific than.
+    fn most_specific(&self, cands: Vec<FoundMethod<'a>>) -> Vec<FoundMethod<'a>> {
+        if cands.len() < 2 {
+            return cands;
+        }
+        let more_specific = |a: &FoundMethod<'_>, b: &FoundMethod<'_>| {
+            a.params.len() == b.params.len()
+                && a.params
+                    .iter()
+                    .zip(&b.params)
+                    .all(|(x, y)| self.fit_ty(x, y, b) == Fit::Strict)
+        };
+        let keep: Vec<bool> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                !cands
+                    .iter()
+                    .enumerate()
+                    .any(|(j, b)| i != j && more_specific(b, a) && !more_specific(a, b))
+            })
+            .collect();
+        cands
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    fn arg(&self, cs: &CallSite, i: usize, depth: usize) -> Arg {
+        match cs.arg_exprs.get(i) {
+            Some(Receiver::Lambda(l)) => Arg::Lambda(l.params.len()),
+            Some(Receiver::MethodRef(_)) => Arg::Function,
+            Some(Receiver::Conditional(a, b)) if is_function(a) || is_function(b) => Arg::Function,
+            Some(e) => match self.expr(e, cs.byte, depth + 1) {
+                Some(Val::Value(t)) => Arg::Value(t),
+                Some(Val::Null) => Arg::Null,
+                _ => Arg::Unknown,
+            },
+            None => Arg::Unknown,
+        }
+    }
+
+    fn fit_arg(&self, a: &Arg, p: &Ty, c: &FoundMethod<'_>) -> Fit {
+        match a {
+            Arg::Unknown => Fit::Maybe,
+            Arg::Null => match p {
+                Ty::Prim(_) => Fit::No,
+                _ => Fit::Strict,
+            },
+            Arg::Value(t) => self.fit_ty(t, p, c),
+            Arg::Lambda(arity) => match self.param_class(p, c) {
+                Some(pc) => match self.sam(&pc) {
+                    Some((params, _)) if params.len() == *arity => Fit::Strict,
+                    Some(_) => Fit::No,
+                    None if self.types.by_binary(&pc.name).is_some() => Fit::No,
+                    None => Fit::Maybe,
+                },
+                None if matches!(p, Ty::Var(_)) => Fit::Maybe,
+                None => Fit::No,
+            },
+            Arg::Function => match self.param_class(p, c) {
+                Some(pc) => match self.sam(&pc) {
+                    Some(_) => Fit::Maybe,
+                    None if self.types.by_binary(&pc.name).is_some() => Fit::No,
+                    None => Fit::Maybe,
+                },
+                None if matches!(p, Ty::Var(_)) => Fit::Maybe,
+                None => Fit::No,
+            },
+        }
+    }
+
+    /// The class of a parameter type (`None` for a primitive, an array or a method's
+    /// type variable).
+    fn param_class(&self, p: &Ty, c: &FoundMethod<'_>) -> Option<ClassTy> {
+        match p {
+            Ty::Class(pc) => Some(pc.clone()),
+            Ty::Var(v) if c.method.type_params.iter().any(|tp| tp.name == *v) => None,
+            Ty::Var(_) => Some(ClassTy::plain(Name::from("java.lang.Object"))),
+            _ => None,
+        }
+    }
+
+    /// Whether a value of type `t` may be passed where `p` is declared.
+    fn fit_ty(&self, t: &Ty, p: &Ty, c: &FoundMethod<'_>) -> Fit {
+        match (t, p) {
+            (Ty::Prim(a), Ty::Prim(b)) => {
+                if a.widens_to(*b) {
+                    Fit::Strict
+                } else {
+                    Fit::No
+                }
+            }
+            (Ty::Prim(a), _) => {
+                let Some(boxed) = a.boxed() else { return Fit::No };
+                match self.fit_ty(&Ty::class(boxed), p, c) {
+                    Fit::Strict | Fit::Loose => Fit::Loose,
+                    other => other,
+                }
+            }
+            (_, Ty::Prim(b)) => match t.as_class().and_then(|tc| Prim::unboxed(&tc.name)) {
+                Some(a) if a.widens_to(*b) => Fit::Loose,
+                Some(_) => Fit::No,
+                None if self.class_of(t).is_some_and(|tc| self.known(&tc.name)) => Fit::No,
+                None => Fit::Maybe,
+            },
+            (Ty::Array(a), Ty::Array(b)) => match (&**a, &**b) {
+                (Ty::Prim(x), Ty::Prim(y)) => {
+                    if x == y {
+                        Fit::Strict
+                    } else {
+                        Fit::No
+                    }
+                }
+                (Ty::Prim(_), _) | (_, Ty::Prim(_)) => Fit::No,
+                (x, y) => match self.fit_ty(x, y, c) {
+                    Fit::Loose => Fit::No,
+                    other => other,
+                },
+            },
+            (_, Ty::Var(v)) if c.method.type_params.iter().any(|tp| tp.name == *v) => {
+                // A method's type variable takes any reference; its bound is checked
+                // against the argument's class.
+                let bound = c
+                    .method
+                    .type_params
+                    .iter()
+                    .find(|tp| tp.name == *v)
+                    .and_then(|tp| tp.bounds.first())
+                    .and_then(Ty::as_class)
+                    .filter(|b| &*b.name != "java.lang.Object" && !b.args.iter().any(|_| true));
+                match bound {
+                    Some(b) => self.fit_ty(t, &Ty::Class(b.clone()), c),
+                    None => Fit::Strict,
+                }
+            }
+            (Ty::Array(_), _) => match self.class_of(p) {
+                Some(pc) => match &*pc.name {
+                    "java.lang.Object" | "java.lang.Cloneable" | "java.io.Serializable" => Fit::Strict,
+                    _ => Fit::No,
+                },
+                None => Fit::Maybe,
+            },
+            (_, Ty::Array(_)) => match self.class_of(t) {
+                Some(tc) if self.known(&tc.name) && !matches!(t, Ty::Var(_)) => Fit::No,
+                _ => Fit::Maybe,
+            },
+            _ => {
+                let (Some(tc), Some(pc)) = (self.class_of(t), self.class_of(p)) else {
+                    return Fit::Maybe;
+                };
+                self.subtype(&tc.name, &pc.name)
+            }
+        }
+    }
+
+    fn known(&self, binary: &str) -> bool {
+        !binary.starts_with(UNKNOWN) && self.types.by_binary(binary).is_some()
+    }
+
+    /// Whether class `sub` is `sup` or a subtype: `Maybe` when the walk meets a type no
+    /// layer knows.
+    fn subtype(&self, sub: &str, sup: &str) -> Fit {
+        if sub == sup || sup == "java.lang.Object" {
+            return Fit::Strict;
+        }
+        if !self.known(sub) || !self.known(sup) {
+            return Fit::Maybe;
+        }
+        let walk = self.types.supertypes(&ClassTy::plain(Name::from(sub)));
+        if walk.iter().any(|(c, _)| &*c.name == sup) {
+            return Fit::Strict;
+        }
+        if walk.iter().any(|(c, _)| !self.known(&c.name)) {
+            return Fit::Maybe;
+        }
+        Fit::No
+    }
+
+    /// The parameter types and result of the one abstract method of a functional
+    /// interface, as `c` parameterises it (wildcards taken at their bound, JLS §9.9).
+    fn sam(&self, c: &ClassTy) -> Option<(Vec<Ty>, Ty)> {
+        let info = self.types.by_binary(&c.name)?;
+        if !info.kind.is_interface() {
+            return None;
+        }
+        let exact = ClassTy {
+            name: c.name.clone(),
+            args: c
+                .args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    TyArg::Exact(match a {
+                        TyArg::Exact(t) | TyArg::Extends(t) | TyArg::Super(t) => t.clone(),
+                        TyArg::Wildcard => info
+                            .type_params
+                            .get(i)
+                            .and_then(|p| p.bounds.first().cloned())
+                            .unwrap_or_else(Ty::object),
+                    })
+                })
+                .collect(),
+            outer: None,
+        };
+        let mut abstract_methods = Vec::new();
+        for (sup, _) in self.types.supertypes(&exact) {
+            let Some(si) = self.types.by_binary(&sup.name) else {
+                continue;
+            };
+            if !si.kind.is_interface() {
+                continue;
+            }
+            for m in si.methods.iter().filter(|m| m.is_abstract() && !m.is_static()) {
+                if matches!(&*m.name, "equals" | "hashCode" | "toString") {
+                    continue;
+                }
+                if abstract_methods
+                    .iter()
+                    .any(|(n, k): &(Name, usize)| *n == m.name && *k == m.params.len())
+                {
+                    continue;
+                }
+                abstract_methods.push((m.name.clone(), m.params.len()));
+            }
+        }
+        let [(name, arity)] = abstract_methods.as_slice() else {
+            return None;
+        };
+        let found = self.types.find_methods(&exact, name);
+        let m = found
+            .iter()
+            .find(|f| f.params.len() == *arity && f.method.is_abstract())?;
+        Some((m.params.clone(), m.ret.clone()))
+    }
+
+    /// Bindings of the method's own type variables from the arguments.
+    fn infer(&self, m: &FoundMethod<'_>, args: &[Arg], cs: &CallSite, depth: usize, lambdas: bool) -> Subst {
+        let mut s = Subst::empty();
+        if m.method.type_params.is_empty() {
+            return s;
+        }
+        let vars = &m.method.type_params;
+        let param_at = |i: usize| -> Option<Ty> {
+            let last = m.params.len().checked_sub(1)?;
+            if m.method.is_varargs()
+                && i >= last
+                && !(args.len() == m.params.len() && is_array_arg(&args[last]))
+            {
+                match m.params.last() {
+                    Some(Ty::Array(e)) => Some((**e).clone()),
+                    _ => None,
+                }
+            } else {
+                m.params.get(i).cloned()
+            }
+        };
+        // Values first, then functions (whose parameter types need the values' bindings).
+        for (i, a) in args.iter().enumerate() {
+            if let (Arg::Value(t), Some(p)) = (a, param_at(i)) {
+                self.unify(&p, t, vars, &mut s, 0);
+            }
+        }
+        if !lambdas {
+            return s;
+        }
+        for (i, a) in args.iter().enumerate() {
+            if !matches!(a, Arg::Lambda(_) | Arg::Function) {
+                continue;
+            }
+            let Some(Ty::Class(pc)) = param_at(i).map(|p| subst(&p, &s)) else {
+                continue;
+            };
+            let Some((_, ret)) = self.sam(&pc) else { continue };
+            if !mentions(&ret, vars) {
+                continue;
+            }
+            let body = match cs.arg_exprs.get(i) {
+                Some(Receiver::Lambda(l)) => self.lambda_result(l, depth),
+                Some(Receiver::MethodRef(b)) => self.method_ref_result(*b, depth),
+                _ => None,
+            };
+            if let Some(t) = body {
+                self.unify(&ret, &t, vars, &mut s, 0);
+            }
+        }
+        s
+    }
+
+    fn unify(&self, p: &Ty, a: &Ty, vars: &[TypeParam], s: &mut Subst, depth: usize) {
+        if depth > 8 {
+            return;
+        }
+        match p {
+            Ty::Var(v) if vars.iter().any(|tp| tp.name == *v) => {
+                if s.get(v).is_none() {
+                    let a = match a {
+                        Ty::Prim(pr) => match pr.boxed() {
+                            Some(b) => Ty::class(b),
+                            None => return,
+                        },
+                        other => other.clone(),
+                    };
+                    s.bind_exact(v.clone(), a);
+                }
+            }
+            Ty::Array(pe) => {
+                if let Ty::Array(ae) = a {
+                    self.unify(pe, ae, vars, s, depth + 1);
+                }
+            }
+            Ty::Class(pc) if !pc.args.is_empty() => {
+                let Some(ac) = self.class_of(a) else { return };
+                let Some(sup) = self
+                    .types
+                    .supertypes(&ac)
+                    .into_iter()
+                    .find(|(c, _)| c.name == pc.name)
+                    .map(|(c, _)| c)
+                else {
+                    return;
+                };
+                if sup.args.len() != pc.args.len() {
+                    return;
+                }
+                for (x, y) in pc.args.iter().zip(sup.args.iter()) {
+                    if let (Some(xt), Some(yt)) = (arg_inner(x), arg_inner(y)) {
+                        self.unify(xt, yt, vars, s, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The type a lambda's body gives.
+    fn lambda_result(&self, l: &Lambda, depth: usize) -> Option<Ty> {
+        let at = l.scope.0 + 1;
+        let body = match &l.body {
+            Some(b) => Some(b),
+            None => l.returns.first(),
+        }?;
+        match self.expr(body, at, depth + 1)? {
+            Val::Value(Ty::Prim(Prim::Void)) => None,
+            Val::Value(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The result type of the method a method reference names, when all its candidates
+    /// agree.
+    fn method_ref_result(&self, byte: usize, depth: usize) -> Option<Ty> {
+        let site = self
+            .method
+            .calls
+            .iter()
+            .find(|c| c.kind == CallKind::MethodRef && c.byte == byte)?;
+        let recv = self.expr(&site.receiver, site.byte, depth + 1)?;
+        let c = match &recv {
+            Val::Value(t) => self.class_of(t)?,
+            Val::Type(c) => c.clone(),
+            Val::Null => return None,
+        };
+        if site.name == "<init>" || site.name == "new" {
+            return Some(Ty::Class(c));
+        }
+        let found = self.types.find_methods(&c, &site.name);
+        let first = found.first()?;
+        let ret = finish(&first.ret, &first.method.type_params);
+        found
+            .iter()
+            .all(|f| finish(&f.ret, &f.method.type_params) == ret)
+            .then_some(ret)
+            .filter(|t| *t != Ty::Prim(Prim::Void))
+    }
+
+    /// The type of parameter `pos` of the lambda starting at `start`, from the
+    /// functional interface its place gives it.
+    fn lambda_param(&self, start: usize, pos: usize, depth: usize) -> Option<Ty> {
+        if let Some(t) = self.lambda_memo.borrow().get(&(start, pos)) {
+            return t.clone();
+        }
+        if self.typing.borrow().contains(&start) || depth > MAX_DEPTH {
+            return None;
+        }
+        self.typing.borrow_mut().push(start);
+        let t = self.lambda_param_uncached(start, pos, depth);
+        self.typing.borrow_mut().retain(|s| *s != start);
+        self.lambda_memo.borrow_mut().insert((start, pos), t.clone());
+        t
+    }
+
+    fn lambda_param_uncached(&self, start: usize, pos: usize, depth: usize) -> Option<Ty> {
+        // A lambda whose place declares its type (`Function<A, B> f = x -> …`).
+        for (written, tree) in &self.method.typed_values {
+            if lambda_start(tree) == Some(start) {
+                let Ty::Class(c) = self.written(written)? else {
+                    return None;
+                };
+                let (params, _) = self.sam(&c)?;
+                return params.get(pos).cloned().filter(|t| !mentions_any_var(t));
+            }
+        }
+        // A lambda passed as an argument.
+        for cs in &self.method.calls {
+            let Some(i) = cs.arg_exprs.iter().position(|a| lambda_start(a) == Some(start)) else {
+                continue;
+            };
+            let choice = self.call_with(cs, depth + 1, false)?;
+            let args: Vec<Arg> = (0..cs.arg_count).map(|k| self.arg(cs, k, depth + 1)).collect();
+            let mut seen: Option<Ty> = None;
+            for m in &choice.found {
+                let mut s = self.infer(m, &args, cs, depth + 1, false);
+                if !m.method.type_params.is_empty() {
+                    // `max(Comparator.comparing(x -> …))`: the type the call's place
+                    // expects binds what its arguments leave open.
+                    if let Some(target) = self.target_of(cs, depth + 1) {
+                        self.unify(&m.ret, &target, &m.method.type_params, &mut s, 0);
+                    }
+                }
+                let p = if m.method.is_varargs() && i + 1 >= m.params.len() {
+                    match m.params.last()? {
+                        Ty::Array(e) => (**e).clone(),
+                        other => other.clone(),
+                    }
+                } else {
+                    m.params.get(i)?.clone()
+                };
+                let Ty::Class(pc) = subst(&p, &s) else { return None };
+                let (params, _) = self.sam(&pc)?;
+                let t = params.get(pos)?.clone();
+                if mentions(&t, &m.method.type_params) {
+                    return None;
+                }
+                match &seen {
+                    Some(prev) if *prev != t => return None,
+                    _ => seen = Some(t),
+                }
+            }
+            return seen;
+        }
+        None
+    }
+}
+
+impl Typer<'_> {
+    /// The type the place of call `cs` expects: the parameter of the call it is an
+    /// argument of, or the declared type of the variable or method result it gives.
+    fn target_of(&self, cs: &CallSite, depth: usize) -> Option<Ty> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let is_it = |r: &Receiver| matches!(r, Receiver::Call(x) if x.byte == cs.byte && x.name == cs.name && x.end == cs.end);
+        for (written, tree) in &self.method.typed_values {
+            if is_it(tree) {
+                return self.written(written);
+            }
+        }
+        for outer in &self.method.calls {
+            let Some(j) = outer.arg_exprs.iter().position(is_it) else {
+                continue;
+            };
+            let choice = self.call_with(outer, depth + 1, false)?;
+            let [m] = choice.found.as_slice() else { return None };
+            let args: Vec<Arg> = (0..outer.arg_count)
+                .map(|k| self.arg(outer, k, depth + 1))
+                .collect();
+            let s = self.infer(m, &args, outer, depth + 1, false);
+            let p = if m.method.is_varargs() && j + 1 >= m.params.len() {
+                match m.params.last()? {
+                    Ty::Array(e) => (**e).clone(),
+                    other => other.clone(),
+                }
+            } else {
+                m.params.get(j)?.clone()
+            };
+            let p = subst(&p, &s);
+            return (!mentions(&p, &m.method.type_params)).then_some(p);
+        }
+        None
+    }
+}
+
+/// An argument as overload choice sees it.
+enum Arg {
+    Value(Ty),
+    Null,
+    /// A lambda with this many parameters.
+    Lambda(usize),
+    /// A method reference (or a choice of functions).
+    Function,
+    Unknown,
+}
+
+fn is_array_arg(a: &Arg) -> bool {
+    matches!(a, Arg::Value(Ty::Array(_)) | Arg::Null)
+}
+
+fn is_function(r: &Receiver) -> bool {
+    matches!(r, Receiver::Lambda(_) | Receiver::MethodRef(_))
+}
+
+fn lambda_start(r: &Receiver) -> Option<usize> {
+    match r {
+        Receiver::Lambda(l) => Some(l.scope.0),
+        Receiver::Cast(_, inner) => lambda_start(inner),
+        _ => None,
+    }
+}
+
+/// The type an argument position holds (`? extends X` and `X` give `X`).
+fn arg_ty(a: &TyArg) -> Option<Ty> {
+    match a {
+        TyArg::Exact(t) | TyArg::Extends(t) => Some(t.clone()),
+        TyArg::Super(_) | TyArg::Wildcard => Some(Ty::object()),
+    }
+}
+
+fn arg_inner(a: &TyArg) -> Option<&Ty> {
+    match a {
+        TyArg::Exact(t) | TyArg::Extends(t) | TyArg::Super(t) => Some(t),
+        TyArg::Wildcard => None,
+    }
+}
+
+/// Whether `t` mentions one of the type variables `vars`.
+fn mentions(t: &Ty, vars: &[TypeParam]) -> bool {
+    match t {
+        Ty::Var(v) => vars.iter().any(|p| p.name == *v),
+        Ty::Array(e) => mentions(e, vars),
+        Ty::Class(c) => c
+            .args
+            .iter()
+            .any(|a| arg_inner(a).is_some_and(|x| mentions(x, vars))),
+        Ty::Prim(_) => false,
+    }
+}
+
+fn mentions_any_var(t: &Ty) -> bool {
+    match t {
+        Ty::Var(_) => true,
+        Ty::Array(e) => mentions_any_var(e),
+        Ty::Class(c) => c.args.iter().any(|a| arg_inner(a).is_some_and(mentions_any_var)),
+        Ty::Prim(_) => false,
+    }
+}
+
+/// A result type with the method's unbound type variables replaced by their bounds (what
+/// `javac` infers with no constraint).
+fn finish(t: &Ty, vars: &[TypeParam]) -> Ty {
+    if vars.is_empty() || !mentions(t, vars) {
+        return t.clone();
+    }
+    let mut s = Subst::empty();
+    for p in vars {
+        let bound = match p.bounds.first() {
+            Some(b) if !mentions(b, vars) => b.clone(),
+            _ => Ty::object(),
+        };
+        s.bind_exact(p.name.clone(), bound);
+    }
+    subst(t, &s)
+}
+
+fn unboxed(t: &Ty) -> Option<Prim> {
+    match t {
+        Ty::Prim(p) => Some(*p),
+        Ty::Class(c) => Prim::unboxed(&c.name),
+        _ => None,
+    }
+}
+
+/// Binary numeric promotion (JLS §5.6.2).
+fn promote(a: Prim, b: Prim) -> Prim {
+    use Prim::*;
+    if a == Double || b == Double {
+        Double
+    } else if a == Float || b == Float {
+        Float
+    } else if a == Long || b == Long {
+        Long
+    } else if a == Boolean && b == Boolean {
+        Boolean
+    } else {
+        Int
+    }
+}
+
+/// A receiver that is only names (`a.b.C`), as dotted text.
+fn dotted(r: &Receiver) -> Option<String> {
+    match r {
+        Receiver::Name(n) => Some(n.clone()),
+        Receiver::Field(inner, f) => Some(format!("{}.{f}", dotted(inner)?)),
+        _ => None,
+    }
+}

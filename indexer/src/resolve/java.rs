@@ -165,6 +165,11 @@ pub(crate) fn resolve_calls_typed(
                 product: &product.model,
             };
             for (index, site) in m.calls.iter().enumerate() {
+                if site.kind == CallKind::Constructor && scope.typer.names_interface(&site.name) {
+                    // `new Runnable() { … }` runs the anonymous class's own constructor,
+                    // which calls only `Object`'s: no call of the interface to record.
+                    continue;
+                }
                 let target = scope.call(site, 0);
                 // An implicit call (`findById(id)` in a default method) is made on `this`.
                 // Methods of JDK types are left out: they are most calls, and tell nothing.
@@ -298,6 +303,26 @@ impl Scope<'_> {
         })
     }
 
+    /// The one method, of the product or not, the typed rules choose for a call.
+    fn typed_any(&self, site: &CallSite, depth: usize) -> Option<Target> {
+        let choice = self.typer.call(site, depth + 1)?;
+        self.one_target(&choice.found)
+    }
+
+    /// The target of the one method found, if one was.
+    fn one_target(&self, found: &[FoundMethod<'_>]) -> Option<Target> {
+        let [one] = found else {
+            return None;
+        };
+        if self.product.declares(&one.declaring.binary) {
+            return self.typed_key(one).map(Target::Internal);
+        }
+        Some(Target::External {
+            type_fqn: one.declaring.fqn.to_string(),
+            method: one.method.name.to_string(),
+        })
+    }
+
     /// The one product method the typed rules choose for a call, if they choose one.
     fn typed_internal(&self, site: &CallSite, depth: usize) -> Option<Target> {
         let choice = self.typer.call(site, depth + 1)?;
@@ -317,7 +342,8 @@ impl Scope<'_> {
             Val::Value(t) => {
                 let c = match &t {
                     Ty::Class(c) => c.clone(),
-                    Ty::Var(_) => return None,
+                    // A type variable is looked up in its bound.
+                    Ty::Var(_) => self.typer.class_of(&t)?,
                     Ty::Array(_) | Ty::Prim(_) => return None,
                 };
                 let (fqn, internal) = self.typer.source_name(&c)?;
@@ -387,6 +413,9 @@ impl Scope<'_> {
                 type_fqn: ext,
                 method: name.clone(),
             };
+        }
+        if let Some(t) = self.typed_any(site, depth) {
+            return t;
         }
         if let Some(w) = external_wildcard {
             return unresolved(format!("{name} may come from import static {w}.*"));
@@ -817,6 +846,15 @@ impl Scope<'_> {
                 })
                 .collect(),
         };
+        if fitting.len() != 1 {
+            if let Some(t) = self
+                .typer
+                .method_ref(site, depth + 1)
+                .and_then(|f| self.one_target(&f))
+            {
+                return t;
+            }
+        }
         match fitting.as_slice() {
             [one] => Target::Internal(key(&one.0, one.1)),
             [] => unresolved(format!("no {}.{} fits the method reference", t.fqn, site.name)),

@@ -429,7 +429,6 @@ a.Child.run -> a.Child.Inner.go
 a.Child.run -> a.Point.<init>
 a.Child.run -> a.Point.x
 a.Child.run -> a.Templates.Orders.placed
-a.Child.run -> ext java.lang.Runnable.<init>
 "#,
     );
 }

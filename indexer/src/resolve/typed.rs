@@ -152,6 +152,17 @@ impl<'a> Typer<'a> {
         self.types.find_methods(&c, name).is_empty()
     }
 
+    /// Whether the written type names an interface (product or external).
+    pub(crate) fn names_interface(&self, written: &str) -> bool {
+        match self.written(written) {
+            Some(Ty::Class(c)) => self
+                .types
+                .by_binary(&c.name)
+                .is_some_and(|i| i.kind.is_interface()),
+            _ => false,
+        }
+    }
+
     fn this_ty(&self, key: &str) -> ClassTy {
         match self.types.by_binary(key) {
             Some(info) => info.this_type(),
@@ -161,7 +172,7 @@ impl<'a> Typer<'a> {
 
     /// The class a value of type `t` is looked up in: a type variable by its bound, an
     /// array as `Object`.
-    fn class_of(&self, t: &Ty) -> Option<ClassTy> {
+    pub(crate) fn class_of(&self, t: &Ty) -> Option<ClassTy> {
         let mut cur = t.clone();
         for _ in 0..16 {
             match cur {
@@ -986,7 +997,76 @@ impl<'a> Typer<'a> {
     }
 }
 
-impl Typer<'_> {
+impl<'a> Typer<'a> {
+    /// The methods a method reference may name, chosen by the function type its place
+    /// expects (`values.forEach(this::value)` takes the `value(String)` of a
+    /// `List<String>`).
+    pub(crate) fn method_ref(&self, site: &CallSite, depth: usize) -> Option<Vec<FoundMethod<'a>>> {
+        let is_it = |r: &Receiver| matches!(r, Receiver::MethodRef(b) if *b == site.byte);
+        let mut target: Option<Ty> = None;
+        for (written, tree) in &self.method.typed_values {
+            if is_it(tree) {
+                target = self.written(written);
+            }
+        }
+        if target.is_none() {
+            let outer = self.method.calls.iter().find(|o| o.arg_exprs.iter().any(is_it))?;
+            let j = outer.arg_exprs.iter().position(is_it)?;
+            let choice = self.call_with(outer, depth + 1, false)?;
+            let [m] = choice.found.as_slice() else { return None };
+            let args: Vec<Arg> = (0..outer.arg_count)
+                .map(|k| self.arg(outer, k, depth + 1))
+                .collect();
+            let s = self.infer(m, &args, outer, depth + 1, false);
+            let p = if m.method.is_varargs() && j + 1 >= m.params.len() {
+                match m.params.last()? {
+                    Ty::Array(e) => (**e).clone(),
+                    other => other.clone(),
+                }
+            } else {
+                m.params.get(j)?.clone()
+            };
+            target = Some(subst(&p, &s));
+        }
+        let Some(Ty::Class(fi)) = target else { return None };
+        let (params, _) = self.sam(&fi)?;
+        if params.iter().any(mentions_any_var) {
+            return None;
+        }
+        let recv = self.expr(&site.receiver, site.byte, depth + 1)?;
+        let name = if site.name == "new" {
+            "<init>"
+        } else {
+            site.name.as_str()
+        };
+        let (c, as_type) = match recv {
+            Val::Value(t) => (self.class_of(&t)?, false),
+            Val::Type(c) => (c, true),
+            Val::Null => return None,
+        };
+        let cands = self.types.find_methods(&c, name);
+        let fits = |m: &FoundMethod<'_>, args: &[Ty]| {
+            m.params.len() == args.len()
+                && args
+                    .iter()
+                    .zip(&m.params)
+                    .all(|(a, p)| matches!(self.fit_ty(a, p, m), Fit::Strict | Fit::Loose))
+        };
+        let fitting: Vec<FoundMethod<'a>> = cands
+            .into_iter()
+            .filter(|m| {
+                if !as_type || name == "<init>" {
+                    fits(m, &params)
+                } else if m.method.is_static() {
+                    fits(m, &params)
+                } else {
+                    !params.is_empty() && fits(m, &params[1..])
+                }
+            })
+            .collect();
+        Some(self.most_specific(fitting))
+    }
+
     /// The type the place of call `cs` expects: the parameter of the call it is an
     /// argument of, or the declared type of the variable or method result it gives.
     fn target_of(&self, cs: &CallSite, depth: usize) -> Option<Ty> {

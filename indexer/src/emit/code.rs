@@ -355,6 +355,10 @@ pub(crate) fn write_hierarchy(
     Ok(())
 }
 
+/// The `via` of a Calls edge to one of several overloads a call may reach, followed by
+/// the number of candidates (`ambiguous:3`).
+pub(crate) const AMBIGUOUS_VIA: &str = "ambiguous:";
+
 /// Writes the Calls edges of one file's resolved calls with their lines (external targets
 /// become external nodes), and counts and reports what stayed unresolved.
 pub(crate) fn write_calls(
@@ -364,7 +368,9 @@ pub(crate) fn write_calls(
     file: &CodeFile,
     calls: &[ResolvedCall],
 ) -> Result<(), IndexError> {
-    let mut edges: BTreeMap<(NodeId, NodeId), Vec<u32>> = BTreeMap::new();
+    // Per caller and callee: the lines, and for a call that may reach several overloads
+    // the number of candidates (a certain call of the same pair wins).
+    let mut edges: BTreeMap<(NodeId, NodeId), (Vec<u32>, Option<usize>)> = BTreeMap::new();
     let mut unresolved = 0u64;
     let mut first_unresolved: Option<(usize, String)> = None;
     for call in calls {
@@ -390,18 +396,42 @@ pub(crate) fn write_calls(
                 }
                 None
             }
+            Target::Ambiguous(keys) => {
+                let found: Vec<NodeId> = keys
+                    .iter()
+                    .filter_map(|k| nodes.methods.get(k).copied())
+                    .collect();
+                if found.len() < 2 {
+                    unresolved += 1;
+                    if first_unresolved.is_none() {
+                        first_unresolved = Some((call.line, "ambiguous overload".into()));
+                    }
+                } else {
+                    run.stat("calls.ambiguous", 1);
+                    for t in &found {
+                        let e = edges
+                            .entry((caller, *t))
+                            .or_insert((Vec::new(), Some(found.len())));
+                        e.0.push(call.line as u32);
+                    }
+                }
+                None
+            }
         };
         if let Some(t) = target {
             if matches!(call.target, Target::Internal(_)) {
                 run.stat("calls.resolved", 1);
             }
-            edges.entry((caller, t)).or_default().push(call.line as u32);
+            let e = edges.entry((caller, t)).or_default();
+            e.0.push(call.line as u32);
+            e.1 = None;
         }
     }
-    for ((from, to), mut lines) in edges {
+    for ((from, to), (mut lines, candidates)) in edges {
         lines.sort_unstable();
         lines.dedup();
-        w.add_edge_with(from, EdgeKind::Calls, to, &EdgeAttrs { lines, via: None })?;
+        let via = candidates.map(|n| format!("{AMBIGUOUS_VIA}{n}"));
+        w.add_edge_with(from, EdgeKind::Calls, to, &EdgeAttrs { lines, via })?;
     }
     if unresolved > 0 {
         run.stat("calls.unresolved", unresolved);

@@ -224,6 +224,29 @@ fn unresolved(reason: impl Into<String>) -> Target {
     }
 }
 
+/// Most candidates an ambiguous call lists; beyond, it is unresolved.
+const MAX_CANDIDATES: usize = 8;
+
+/// The overloads a call may reach, each once (an override and the method it overrides
+/// are one candidate: the nearest declaration stays).
+fn ambiguous(keys: impl Iterator<Item = MethodKey>, why: impl FnOnce() -> String) -> Target {
+    let mut out: Vec<MethodKey> = Vec::new();
+    for k in keys {
+        if !out.iter().any(|o| o.name == k.name && o.params == k.params) {
+            out.push(k);
+        }
+    }
+    match out.len() {
+        0 => unresolved(why()),
+        1 => out
+            .pop()
+            .map(Target::Internal)
+            .unwrap_or_else(|| unresolved(why())),
+        n if n > MAX_CANDIDATES => unresolved(why()),
+        _ => Target::Ambiguous(out),
+    }
+}
+
 fn key(decl_fqn: &str, m: &MethodInfo) -> MethodKey {
     MethodKey {
         type_fqn: decl_fqn.to_string(),
@@ -239,7 +262,9 @@ impl Scope<'_> {
         }
         match site.kind {
             CallKind::Constructor => match self.table.resolve_type(&site.name, self.type_fqn) {
-                None => unresolved(format!("unknown type {}", site.name)),
+                None => self
+                    .typed_any(site, depth)
+                    .unwrap_or_else(|| unresolved(format!("unknown type {}", site.name))),
                 Some(t) if !t.internal => Target::External {
                     type_fqn: t.fqn,
                     method: "<init>".into(),
@@ -311,6 +336,20 @@ impl Scope<'_> {
 
     /// The target of the one method found, if one was.
     fn one_target(&self, found: &[FoundMethod<'_>]) -> Option<Target> {
+        let Some(first) = found.first() else {
+            return None;
+        };
+        // Overloads of one external type: the edge names the method, not the signature.
+        let external = |f: &FoundMethod<'_>| !self.product.declares(&f.declaring.binary);
+        if found
+            .iter()
+            .all(|f| external(f) && f.declaring.fqn == first.declaring.fqn)
+        {
+            return Some(Target::External {
+                type_fqn: first.declaring.fqn.to_string(),
+                method: first.method.name.to_string(),
+            });
+        }
         let [one] = found else {
             return None;
         };
@@ -343,8 +382,8 @@ impl Scope<'_> {
                 let c = match &t {
                     Ty::Class(c) => c.clone(),
                     // A type variable is looked up in its bound.
-                    Ty::Var(_) => self.typer.class_of(&t)?,
-                    Ty::Array(_) | Ty::Prim(_) => return None,
+                    Ty::Var(_) | Ty::Array(_) => self.typer.class_of(&t)?,
+                    Ty::Prim(_) => return None,
                 };
                 let (fqn, internal) = self.typer.source_name(&c)?;
                 Some(Recv::Instance(TypeRef { fqn, internal }))
@@ -499,6 +538,7 @@ impl Scope<'_> {
                     Err(format!("result of external {type_fqn}.{method} not typed"))
                 }
                 Target::Unresolved { reason } => Err(reason),
+                Target::Ambiguous(_) => Err(format!("result of ambiguous {}", cs.name)),
             },
             Receiver::Cast(t, _) => self
                 .table
@@ -728,7 +768,9 @@ impl Scope<'_> {
                 if exact.len() == 1 {
                     Target::Internal(key(&exact[0].0 .0, exact[0].0 .1))
                 } else {
-                    unresolved(format!("ambiguous overload {fqn}.{name}"))
+                    ambiguous(fits.iter().map(|(c, _)| key(&c.0, c.1)), || {
+                        format!("ambiguous overload {fqn}.{name}")
+                    })
                 }
             }
         }
@@ -858,7 +900,9 @@ impl Scope<'_> {
         match fitting.as_slice() {
             [one] => Target::Internal(key(&one.0, one.1)),
             [] => unresolved(format!("no {}.{} fits the method reference", t.fqn, site.name)),
-            _ => unresolved(format!("ambiguous overload {}.{}", t.fqn, site.name)),
+            _ => ambiguous(fitting.iter().map(|c| key(&c.0, c.1)), || {
+                format!("ambiguous overload {}.{}", t.fqn, site.name)
+            }),
         }
     }
 }

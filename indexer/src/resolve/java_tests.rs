@@ -51,6 +51,10 @@ pub(super) fn render(files: &[CodeFile]) -> Vec<String> {
                 Target::Internal(k) => render_key(k, &table),
                 Target::External { type_fqn, method } => format!("ext {type_fqn}.{method}"),
                 Target::Unresolved { reason } => format!("? {reason}"),
+                Target::Ambiguous(keys) => {
+                    let all: Vec<String> = keys.iter().map(|k| render_key(k, &table)).collect();
+                    format!("one of {}: {}", keys.len(), all.join(" | "))
+                }
             };
             lines.insert(format!("{caller} -> {callee}"));
         }
@@ -138,13 +142,13 @@ public record Line(String sku) {}
 a.Pricing.price(Line, int) -> a.Line.sku
 a.Pricing.price(Line, int) -> a.Pricing.price(String, int)
 a.Pricing.price(String) -> a.Pricing.price(String, int)
-a.Pricing.run -> ? ambiguous overload a.Pricing.price
 a.Pricing.run -> ? no overload of a.Pricing.price fits the arguments
 a.Pricing.run -> ? no overload of a.Pricing.send fits the arguments
 a.Pricing.run -> a.Line.<init>
 a.Pricing.run -> a.Pricing.send(Line, String)
 a.Pricing.run -> a.Pricing.send(String, String)
 a.Pricing.run -> a.Pricing.unknownLocal
+a.Pricing.run -> one of 2: a.Pricing.price(String, int) | a.Pricing.price(Line, int)
 "#,
     );
 }

@@ -4,8 +4,9 @@
 //! import context of the file each came from, for all languages at once; each language
 //! has its own rules for binding a call site against it (`java.rs`). A call resolves to a
 //! method of the product ([`Target::Internal`]), to a method of a type outside it
-//! ([`Target::External`]), or to nothing ([`Target::Unresolved`], with the reason) — never
-//! to a guess.
+//! ([`Target::External`]), to one of several overloads it cannot tell apart
+//! ([`Target::Ambiguous`], every candidate kept and marked), or to nothing
+//! ([`Target::Unresolved`], with the reason) — never to a guess.
 
 mod java;
 mod symbols;
@@ -31,8 +32,16 @@ pub(crate) struct MethodKey {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Target {
     Internal(MethodKey),
-    External { type_fqn: String, method: String },
-    Unresolved { reason: String },
+    External {
+        type_fqn: String,
+        method: String,
+    },
+    Unresolved {
+        reason: String,
+    },
+    /// Overloads of the product the call cannot be told apart between (argument types
+    /// not known): each is a candidate, none is certain. Two or more.
+    Ambiguous(Vec<MethodKey>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

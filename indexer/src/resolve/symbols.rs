@@ -225,7 +225,24 @@ impl SymbolTable {
             }
         }
         let fqns: Vec<String> = table.types.keys().cloned().collect();
+        // A supertype written as a member type inherited from another supertype
+        // (`class Builder extends AbstractBuilder<…>` inside a subclass of the type that
+        // declares `AbstractBuilder`) binds only once that supertype is linked: link
+        // again until nothing changes (a few rounds at most; nesting is shallow).
+        for _ in 0..4 {
+            if !table.link_supertypes(&fqns) {
+                break;
+            }
+        }
+        table
+    }
+
+    /// Binds every type's written supertypes; whether any binding changed.
+    fn link_supertypes(&mut self, fqns: &[String]) -> bool {
+        let table = self;
+        let mut changed = false;
         for fqn in fqns {
+            let fqn = fqn.clone();
             let Some(t) = table.types.get(&fqn) else {
                 continue;
             };
@@ -255,11 +272,14 @@ impl SymbolTable {
             }
             interfaces.extend(implements.into_iter().flatten().map(|r| r.fqn));
             if let Some(t) = table.types.get_mut(&fqn) {
+                if t.superclass != superclass || t.interfaces != interfaces {
+                    changed = true;
+                }
                 t.superclass = superclass;
                 t.interfaces = interfaces;
             }
         }
-        table
+        changed
     }
 
     pub(crate) fn get(&self, fqn: &str) -> Option<&TypeInfo> {

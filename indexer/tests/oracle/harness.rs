@@ -108,6 +108,9 @@ pub(crate) struct OracleReport {
     pub(crate) name_level_external: bool,
     pub(crate) java_files: usize,
     pub(crate) java_lines: usize,
+    /// semgraph edges to one of several overloads a call may reach (marked ambiguous,
+    /// left out of both figures).
+    pub(crate) ambiguous_edges: usize,
 }
 
 impl OracleReport {
@@ -148,6 +151,10 @@ impl OracleReport {
         out.push_str(&format!(
             "{} semgraph edges name a JDK callee at the receiver's type (renamed to the declaring type before comparing)\n",
             self.renamed_external
+        ));
+        out.push_str(&format!(
+            "{} semgraph edges marked ambiguous (one of several overloads; not compared)\n",
+            self.ambiguous_edges
         ));
         out.push_str(&format!(
             "dropped: {} compiler-inserted calls; not counted: {:?}\n",
@@ -1145,6 +1152,8 @@ pub(crate) struct SemgraphCall {
     pub(crate) caller: MethodId,
     pub(crate) callee: MethodId,
     pub(crate) external: bool,
+    /// An edge to one of several overloads the call may reach: not a claim, not compared.
+    pub(crate) ambiguous: bool,
 }
 
 /// Indexes `root` as one product into a store under `work` and reads its Calls edges,
@@ -1190,7 +1199,12 @@ pub(crate) fn semgraph_calls(
                 m.span.map_or((0, u32::MAX), |s| (s.start_line, s.end_line)),
             );
             let callee_ids: Vec<NodeId> = adj.neighbors(m.id, Direction::Out, EdgeKind::Calls).collect();
-            for c in snap.nodes(&callee_ids).expect("callees").into_iter().flatten() {
+            let edges: Vec<(NodeId, EdgeKind, NodeId)> =
+                callee_ids.iter().map(|&c| (m.id, EdgeKind::Calls, c)).collect();
+            let attrs = snap.edge_attrs(&edges).expect("edge attributes");
+            let nodes = snap.nodes(&callee_ids).expect("callees");
+            for (c, a) in nodes.into_iter().zip(attrs) {
+                let Some(c) = c else { continue };
                 if c.kind != NodeKind::Method {
                     continue;
                 }
@@ -1198,6 +1212,7 @@ pub(crate) fn semgraph_calls(
                     caller: caller.clone(),
                     callee: id_of(&c),
                     external: c.flags.contains(NodeFlags::EXTERNAL),
+                    ambiguous: a.and_then(|a| a.via).is_some_and(|v| v.starts_with("ambiguous:")),
                 });
             }
         }
@@ -1228,7 +1243,10 @@ pub(crate) fn run(root: &Path, jmods: &Path, work: &Path) -> Result<OracleReport
             renamed += 1;
         }
     }
+    let ambiguous = semgraph.iter().filter(|c| c.ambiguous).count();
+    semgraph.retain(|c| !c.ambiguous);
     let mut report = compare(&oracle, &semgraph, &spans, external_signatures);
+    report.ambiguous_edges = ambiguous;
     report.renamed_external = renamed;
     report.compiler_inserted = inserted;
     report.java_files = sources.len();

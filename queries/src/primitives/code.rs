@@ -373,6 +373,10 @@ struct CallRow {
     next_to: String,
     via: &'static str,
     lines: Vec<u32>,
+    /// For a call that may reach one of several overloads: how many; the call is not
+    /// certain to reach this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ambiguous: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -389,6 +393,22 @@ fn via_name(v: Via) -> &'static str {
         Via::Dispatch => "interface dispatch",
         Via::Http => "HTTP",
     }
+}
+
+/// The `via` of a Calls edge to one of several overloads a call may reach, followed by the
+/// number of candidates (the indexer writes it; see `docs/storage-format.md`).
+const AMBIGUOUS_VIA: &str = "ambiguous:";
+
+/// For a direct call of `callee` by `caller` that the indexer could not tell apart from
+/// other overloads: the number of candidates.
+pub(crate) fn call_ambiguity(ctx: &Ctx<'_>, caller: u32, callee: u32) -> Result<Option<u32>, QueryError> {
+    let attrs = ctx
+        .snap
+        .edge_attrs(&[(NodeId(caller), EdgeKind::Calls, NodeId(callee))])?;
+    Ok(attrs
+        .into_iter()
+        .flatten()
+        .find_map(|a| a.via?.strip_prefix(AMBIGUOUS_VIA)?.parse().ok()))
 }
 
 /// Call-site lines of `caller` calling `callee`, or one of the methods `callee` overrides.
@@ -440,9 +460,14 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
             let Some(&(next, via)) = parents.get(&n.id.0) else {
                 continue;
             };
-            let lines = match dir {
-                Direction::In => call_lines(ctx, n.id.0, next, via)?,
-                Direction::Out => call_lines(ctx, next, n.id.0, via)?,
+            let (caller, callee) = match dir {
+                Direction::In => (n.id.0, next),
+                Direction::Out => (next, n.id.0),
+            };
+            let lines = call_lines(ctx, caller, callee, via)?;
+            let ambiguous = match via {
+                Via::Call => call_ambiguity(ctx, caller, callee)?,
+                _ => None,
             };
             rows.push(CallRow {
                 depth: d + 1,
@@ -450,6 +475,7 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
                 next_to: below.get(&next).map(method_display).unwrap_or_default(),
                 via: via_name(via),
                 lines,
+                ambiguous,
             });
         }
     }
@@ -508,13 +534,11 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
                 if r.method.test {
                     name.push_str(" (test)");
                 }
-                vec![
-                    r.method.product.clone(),
-                    tick(&name),
-                    tick(&r.next_to),
-                    r.via.to_string(),
-                    site,
-                ]
+                let via = match r.ambiguous {
+                    Some(n) => format!("{} (one of {n} overloads)", r.via),
+                    None => r.via.to_string(),
+                };
+                vec![r.method.product.clone(), tick(&name), tick(&r.next_to), via, site]
             })
             .collect();
         let next_label = match dir {

@@ -20,7 +20,7 @@ use crate::error::QueryError;
 use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
 use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
-use crate::primitives::code::call_lines;
+use crate::primitives::code::{call_ambiguity, call_lines};
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
 use crate::primitives::{method_display, NodeRef};
 use crate::render::{document, tick};
@@ -48,6 +48,10 @@ struct CallerRow {
     calls: String,
     via: &'static str,
     site: String,
+    /// For a call that may reach one of several overloads: how many (the caller may not
+    /// reach the change at all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ambiguous: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -351,6 +355,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                         site: r.location(),
                         method: r,
                         via: via_word(via),
+                        ambiguous: None,
                     };
                     (row, below, via)
                 })
@@ -372,6 +377,9 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 .into_par_iter()
                 .map(|(mut row, below, via)| -> Result<CallerRow, QueryError> {
                     let lines = call_lines(ctx, row.method.id, below, via)?;
+                    if via == Via::Call {
+                        row.ambiguous = call_ambiguity(ctx, row.method.id, below)?;
+                    }
                     if let (Some(f), Some(_)) = (&row.method.file, lines.first()) {
                         row.site = format!(
                             "{f}:{}",
@@ -381,10 +389,28 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                     Ok(row)
                 })
                 .collect::<Result<_, _>>()?;
-            let direct = layers.first().map(|l| (l - test_flagged).len()).unwrap_or(0);
+            let direct_layer = layers.first().map(|l| l - test_flagged).unwrap_or_default();
+            let direct = direct_layer.len();
+            // Direct callers whose call may reach another overload instead: counted apart.
+            let mut possible = 0u64;
+            for id in &direct_layer {
+                if let Some(&(below, Via::Call)) = parents.get(&id) {
+                    if call_ambiguity(ctx, id, below)?.is_some() {
+                        possible += 1;
+                    }
+                }
+            }
+            let apart = if possible > 0 {
+                format!(" ({possible} of them only possibly: one of several overloads)")
+            } else {
+                String::new()
+            };
             Ok((
                 rows,
-                format!("{direct} direct production callers, {} in all", production.len()),
+                format!(
+                    "{direct} direct production callers{apart}, {} in all",
+                    production.len()
+                ),
             ))
         })?;
     let callers_total = production.len() as usize;
@@ -804,11 +830,15 @@ fn render(r: &Impact, include_tests: bool) -> String {
             .iter()
             .take(ROWS)
             .map(|c| {
+                let via = match c.ambiguous {
+                    Some(n) => format!("{} (one of {n} overloads)", c.via),
+                    None => c.via.to_string(),
+                };
                 vec![
                     c.method.product.clone(),
                     tick(c.method.display()),
                     tick(&c.calls),
-                    c.via.to_string(),
+                    via,
                     c.site.clone(),
                 ]
             })

@@ -1,0 +1,108 @@
+//! A call that may reach one of several overloads (its argument's type is not known) is
+//! indexed as an edge to each candidate marked ambiguous, and every answer says so:
+//! `code/callers` and `code/callees` render "one of N overloads" and carry the count in
+//! JSON, `impact` counts such callers apart — while a call told apart stays plain.
+
+use std::path::Path;
+
+use semgraph_indexer::{index_product, Company, NoProgress};
+use semgraph_queries::{execute, Caller, Document, Request};
+use semgraph_storage::Store;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn ask(store: &Store, domain: &str, endpoint: &str, params: &[(&str, &str)]) -> Document {
+    let request = Request::new(domain, endpoint, params.iter().copied());
+    match execute(&store.snapshot(), &Caller::full_access(), &request) {
+        Ok(doc) => doc,
+        Err(e) => panic!("{domain}/{endpoint} {params:?} failed: {}", e.body()),
+    }
+}
+
+#[test]
+fn a_call_between_overloads_is_marked_and_said_one_of_n() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path().join("shop");
+    write(
+        &repo,
+        "src/main/java/com/x/Pricing.java",
+        "package com.x;\npublic class Pricing {\n  public int price(String sku, int qty) { return 0; }\n  public int price(Line line, int qty) { return 1; }\n}\n",
+    );
+    write(
+        &repo,
+        "src/main/java/com/x/Line.java",
+        "package com.x;\npublic class Line {}\n",
+    );
+    // `Mystery` is declared nowhere the product can see (generated code, say): which
+    // `price` runs is unknown.
+    write(
+        &repo,
+        "src/main/java/com/x/Cart.java",
+        "package com.x;\npublic class Cart {\n  private final Pricing pricing = new Pricing();\n  public int total(Mystery m) {\n    return pricing.price(m, 2);\n  }\n  public int known(String sku) {\n    return pricing.price(sku, 1);\n  }\n}\n",
+    );
+    let company = Company::from_paths(&[repo], Some(dir.path().join("store"))).expect("company");
+    let store = Store::open(dir.path().join("store")).expect("store");
+    for product in &company.products {
+        index_product(&store, &company, product, &NoProgress).expect("indexes");
+    }
+
+    let callers = ask(
+        &store,
+        "code",
+        "callers",
+        &[("fqn", "com.x.Pricing.price(Line, int)")],
+    );
+    assert!(
+        callers.markdown.contains("call (one of 2 overloads)"),
+        "{}",
+        callers.markdown
+    );
+    assert!(callers.markdown.contains("Cart.total"), "{}", callers.markdown);
+    let rows = callers.json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1, "{}", callers.json);
+    assert_eq!(rows[0]["ambiguous"], 2, "{}", callers.json);
+
+    // The call told apart by its argument is certain: no mark.
+    let certain = ask(
+        &store,
+        "code",
+        "callers",
+        &[("fqn", "com.x.Pricing.price(String, int)")],
+    );
+    let rows = certain.json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{}", certain.json);
+    let known = rows
+        .iter()
+        .find(|r| r["method"].to_string().contains("known"))
+        .expect("Cart.known calls price(String, int)");
+    assert!(known.get("ambiguous").is_none(), "{}", certain.json);
+    let total = rows
+        .iter()
+        .find(|r| r["method"].to_string().contains("total"))
+        .expect("Cart.total may call price(String, int)");
+    assert_eq!(total["ambiguous"], 2, "{}", certain.json);
+
+    let callees = ask(&store, "code", "callees", &[("fqn", "com.x.Cart.total(Mystery)")]);
+    assert_eq!(
+        callees.markdown.matches("one of 2 overloads").count(),
+        2,
+        "{}",
+        callees.markdown
+    );
+
+    let impact = ask(
+        &store,
+        "recipes",
+        "impact",
+        &[("target", "com.x.Pricing.price(Line, int)")],
+    );
+    assert!(
+        impact.markdown.contains("one of 2 overloads"),
+        "{}",
+        impact.markdown
+    );
+}

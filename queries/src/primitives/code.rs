@@ -411,12 +411,25 @@ pub(crate) fn call_ambiguity(ctx: &Ctx<'_>, caller: u32, callee: u32) -> Result<
         .find_map(|a| a.via?.strip_prefix(AMBIGUOUS_VIA)?.parse().ok()))
 }
 
-/// Call-site lines of `caller` calling `callee`, or one of the methods `callee` overrides.
+/// Overrides of overrides followed this far when a virtual call's targets are listed.
+const MAX_DISPATCH_HOPS: usize = 16;
+
+/// Call-site lines of `caller` calling `callee`, or one of the methods `callee` overrides
+/// (directly or through intermediate overrides).
 pub(crate) fn call_lines(ctx: &Ctx<'_>, caller: u32, callee: u32, via: Via) -> Result<Vec<u32>, QueryError> {
     let mut candidates = vec![callee];
     if via == Via::Dispatch {
-        for k in [EdgeKind::Overrides, EdgeKind::Implements] {
-            candidates.extend(ctx.neighbors(NodeId(callee), Direction::Out, k));
+        let mut i = 0;
+        while i < candidates.len() && i < MAX_DISPATCH_HOPS * 4 {
+            let up = candidates[i];
+            for k in [EdgeKind::Overrides, EdgeKind::Implements] {
+                for o in ctx.neighbors(NodeId(up), Direction::Out, k) {
+                    if !candidates.contains(&o) {
+                        candidates.push(o);
+                    }
+                }
+            }
+            i += 1;
         }
     }
     let edges: Vec<(NodeId, EdgeKind, NodeId)> = candidates
@@ -581,6 +594,23 @@ fn callees_with_parents(
                 if seen.insert(c.0) {
                     next.insert(c.0);
                     parents.insert(c.0, (m, Via::Call));
+                }
+                // A virtual call may run any override or implementation of its target
+                // (transitively: an override of an override), default methods included.
+                let mut stack = vec![(c, 0usize)];
+                while let Some((up, hops)) = stack.pop() {
+                    if hops >= MAX_DISPATCH_HOPS {
+                        continue;
+                    }
+                    for k in [EdgeKind::Overrides, EdgeKind::Implements] {
+                        for o in adj.neighbors(up, Direction::In, k) {
+                            if seen.insert(o.0) {
+                                next.insert(o.0);
+                                parents.insert(o.0, (m, Via::Dispatch));
+                                stack.push((o, hops + 1));
+                            }
+                        }
+                    }
                 }
                 for ep in adj.neighbors(c, Direction::Out, EdgeKind::Invokes) {
                     for h in adj.neighbors(ep, Direction::Out, EdgeKind::Serves) {

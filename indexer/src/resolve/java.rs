@@ -155,7 +155,6 @@ pub(crate) fn resolve_calls_typed(
             let names = Names {
                 table,
                 external: &layered,
-                product: Some(&product.model.model),
             };
             let scope = Scope {
                 table,
@@ -336,9 +335,7 @@ impl Scope<'_> {
 
     /// The target of the one method found, if one was.
     fn one_target(&self, found: &[FoundMethod<'_>]) -> Option<Target> {
-        let Some(first) = found.first() else {
-            return None;
-        };
+        let first = found.first()?;
         // Overloads of one external type: the edge names the method, not the signature.
         let external = |f: &FoundMethod<'_>| !self.product.declares(&f.declaring.binary);
         if found

@@ -846,17 +846,15 @@ impl<'a> Typer<'a> {
             return;
         }
         match p {
-            Ty::Var(v) if vars.iter().any(|tp| tp.name == *v) => {
-                if s.get(v).is_none() {
-                    let a = match a {
-                        Ty::Prim(pr) => match pr.boxed() {
-                            Some(b) => Ty::class(b),
-                            None => return,
-                        },
-                        other => other.clone(),
-                    };
-                    s.bind_exact(v.clone(), a);
-                }
+            Ty::Var(v) if vars.iter().any(|tp| tp.name == *v) && s.get(v).is_none() => {
+                let a = match a {
+                    Ty::Prim(pr) => match pr.boxed() {
+                        Some(b) => Ty::class(b),
+                        None => return,
+                    },
+                    other => other.clone(),
+                };
+                s.bind_exact(v.clone(), a);
             }
             Ty::Array(pe) => {
                 if let Ty::Array(ae) = a {
@@ -1055,9 +1053,7 @@ impl<'a> Typer<'a> {
         let fitting: Vec<FoundMethod<'a>> = cands
             .into_iter()
             .filter(|m| {
-                if !as_type || name == "<init>" {
-                    fits(m, &params)
-                } else if m.method.is_static() {
+                if !as_type || name == "<init>" || m.method.is_static() {
                     fits(m, &params)
                 } else {
                     !params.is_empty() && fits(m, &params[1..])

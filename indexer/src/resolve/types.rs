@@ -51,7 +51,6 @@ impl ProductModel {
         let names = Names {
             table,
             external,
-            product: None,
         };
         let mut types = Vec::new();
         let mut params = FxHashMap::default();
@@ -295,8 +294,6 @@ pub(crate) struct Names<'a> {
     pub(crate) table: &'a SymbolTable,
     /// The dependencies and the JDK.
     pub(crate) external: &'a dyn TypeSource,
-    /// The product's model, once built (for the kinds and member types of its types).
-    pub(crate) product: Option<&'a TypeModel>,
 }
 
 impl Names<'_> {

@@ -414,7 +414,7 @@ impl<'s> Extractor<'s> {
             for m in members {
                 match m {
                     Member::Field(f) => decl.fields.push(f),
-                    Member::Method(m) => decl.methods.push(m),
+                    Member::Method(m) => decl.methods.push(*m),
                     Member::EnumConstant(n) => decl.enum_constants.push(n),
                     Member::Constant(n, v) => decl.constants.push((n, v)),
                     Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
@@ -545,7 +545,7 @@ impl<'s> Extractor<'s> {
                 | "compact_constructor_declaration"
                 | "annotation_type_element_declaration" => {
                     let m = self.method(child, &ctx, record_params, &[]);
-                    out.push(Member::Method(m));
+                    out.push(Member::Method(Box::new(m)));
                 }
                 k if is_type_decl(k) => self.type_decl(child, Some(type_fqn), depth + 1),
                 _ => {}
@@ -1005,7 +1005,7 @@ impl<'s> Extractor<'s> {
             match child.kind() {
                 "method_declaration" => {
                     let method = self.method(child, &inner, &[], &captured);
-                    members.push(Member::Method(method));
+                    members.push(Member::Method(Box::new(method)));
                 }
                 "field_declaration" => self.field(child, &fqn, &mut members),
                 k if is_type_decl(k) => self.type_decl(child, Some(&fqn), ctx.depth + 2),
@@ -1016,7 +1016,7 @@ impl<'s> Extractor<'s> {
         for member in members {
             match member {
                 Member::Field(f) => decl.fields.push(f),
-                Member::Method(m) => decl.methods.push(m),
+                Member::Method(m) => decl.methods.push(*m),
                 Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
                 Member::EnumConstant(_) | Member::Constant(..) => {}
             }
@@ -1568,7 +1568,7 @@ impl<'s> Extractor<'s> {
 
 enum Member {
     Field(FieldDecl),
-    Method(MethodDecl),
+    Method(Box<MethodDecl>),
     EnumConstant(String),
     Constant(String, String),
     FieldInit(String, Expr),

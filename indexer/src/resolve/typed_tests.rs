@@ -67,3 +67,113 @@ a.Report.totals -> ext java.util.stream.Stream.collect
 "#,
     );
 }
+
+#[test]
+fn overloads_told_apart_only_by_a_jdk_typed_argument() {
+    check(
+        r#"
+//- /src/a/Sink.java
+package a;
+import java.util.*;
+public class Sink {
+    public void put(List<String> xs) {}
+    public void put(Map<String, String> m) {}
+    public void put(Optional<String> o) {}
+    public void num(long x) {}
+    public void num(Integer x) {}
+    void run(Map<String, List<String>> index) {
+        put(index.get("k"));
+        put(new HashMap<>());
+        put(Optional.of("x"));
+        num(3);
+        num(Integer.valueOf(3));
+    }
+}
+"#,
+        r#"
+a.Sink.run -> a.Sink.num(Integer)
+a.Sink.run -> a.Sink.num(long)
+a.Sink.run -> a.Sink.put(List)
+a.Sink.run -> a.Sink.put(Map)
+a.Sink.run -> a.Sink.put(Optional)
+a.Sink.run -> ext java.lang.Integer.valueOf
+a.Sink.run -> ext java.util.HashMap.<init>
+a.Sink.run -> ext java.util.Map.get
+a.Sink.run -> ext java.util.Optional.of
+"#,
+    );
+}
+
+#[test]
+fn generic_self_types_follow_the_subclass_through_a_chain() {
+    check(
+        r#"
+//- /src/a/AbstractAssert.java
+package a;
+public abstract class AbstractAssert<SELF extends AbstractAssert<SELF, A>, A> {
+    protected A actual;
+    public SELF isNotNull() { return null; }
+    public SELF isEqualTo(A other) { return null; }
+}
+//- /src/a/StringAssert.java
+package a;
+public class StringAssert extends AbstractAssert<StringAssert, String> {
+    public StringAssert startsWith(String p) { return this; }
+}
+//- /src/a/Assertions.java
+package a;
+public class Assertions {
+    public static StringAssert assertThat(String s) { return null; }
+}
+//- /src/a/UseIt.java
+package a;
+import static a.Assertions.assertThat;
+public class UseIt {
+    void check(String s) {
+        assertThat(s).isNotNull().startsWith("x").isEqualTo("y").startsWith("z");
+    }
+}
+"#,
+        r#"
+a.UseIt.check -> a.AbstractAssert.isEqualTo
+a.UseIt.check -> a.AbstractAssert.isNotNull
+a.UseIt.check -> a.Assertions.assertThat
+a.UseIt.check -> a.StringAssert.startsWith
+"#,
+    );
+}
+
+#[test]
+fn casts_and_patterns_narrow_the_receiver() {
+    check(
+        r#"
+//- /src/a/Shape.java
+package a;
+public class Shape { public double area() { return 0; } }
+//- /src/a/Circle.java
+package a;
+public class Circle extends Shape { public double radius() { return 1; } }
+//- /src/a/Use.java
+package a;
+public class Use {
+    double f(Object o, Shape s) {
+        double r = 0;
+        if (o instanceof Circle c) {
+            r += c.radius();
+        }
+        r += ((Circle) s).radius();
+        Object x = s;
+        r += switch (x) {
+            case Circle k -> k.radius();
+            default -> s.area();
+        };
+        return r;
+    }
+}
+"#,
+        r#"
+a.Use.f -> a.Circle.radius
+a.Use.f -> a.Shape.area
+"#,
+    );
+}

@@ -48,10 +48,7 @@ impl ProductModel {
         table: &SymbolTable,
         external: &dyn TypeSource,
     ) -> ProductModel {
-        let names = Names {
-            table,
-            external,
-        };
+        let names = Names { table, external };
         let mut types = Vec::new();
         let mut params = FxHashMap::default();
         for file in files {

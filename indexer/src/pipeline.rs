@@ -524,6 +524,10 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
 /// literals or initialisers of other methods, which only the file's own pass needs.
 fn skeleton(mut file: CodeFile) -> CodeFile {
     for t in &mut file.types {
+        // Expression trees are for resolving this file's calls, in pass 2.
+        for m in t.methods.iter_mut() {
+            m.typed_values = Vec::new();
+        }
         for m in t.methods.iter_mut().filter(|m| m.name != "<init>") {
             // Only assignments to fields matter elsewhere ("set once, in a constructor").
             let locals = std::mem::take(&mut m.locals);

@@ -23,6 +23,10 @@ use crate::typemodel::ty::{subst, ClassTy, Name, Prim, Subst, Ty, TyArg, TypePar
 
 /// Expression trees deeper than this are not followed.
 const MAX_DEPTH: usize = 48;
+/// Typing steps one method may take: typing a call types its receiver and arguments,
+/// and overload choice and inference type them again, so nested calls cost more than
+/// their size; past this budget every expression of the method is unknown.
+const MAX_STEPS: usize = 50_000;
 
 /// What an expression denotes.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +84,8 @@ pub(crate) struct Typer<'a> {
     lambda_memo: RefCell<FxHashMap<(usize, usize), Option<Ty>>>,
     /// Lambdas whose parameters are being typed (a cycle stops here).
     typing: RefCell<Vec<usize>>,
+    /// Typing steps taken so far (see [`MAX_STEPS`]).
+    steps: std::cell::Cell<usize>,
 }
 
 impl<'a> Typer<'a> {
@@ -99,6 +105,7 @@ impl<'a> Typer<'a> {
             var_params: Vec::new(),
             lambda_memo: RefCell::default(),
             typing: RefCell::default(),
+            steps: std::cell::Cell::new(0),
         };
         t.var_params = method
             .type_params
@@ -110,6 +117,13 @@ impl<'a> Typer<'a> {
             })
             .collect();
         t
+    }
+
+    /// Takes one typing step; whether the method's budget is spent.
+    fn spent(&self) -> bool {
+        let n = self.steps.get() + 1;
+        self.steps.set(n);
+        n > MAX_STEPS
     }
 
     /// The type `text` names where the method is written.
@@ -206,7 +220,7 @@ impl<'a> Typer<'a> {
 
     /// The type of an expression at byte `byte` of the method.
     pub(crate) fn expr(&self, r: &Receiver, byte: usize, depth: usize) -> Option<Val> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.spent() {
             return None;
         }
         let value = |t: Ty| Some(Val::Value(t));
@@ -402,7 +416,7 @@ impl<'a> Typer<'a> {
     }
 
     fn call_with(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.spent() {
             return None;
         }
         match cs.kind {

@@ -84,6 +84,7 @@ pub(crate) fn parse_java_file(path: &str, source: &str) -> CodeFile {
         src: source.as_bytes(),
         file,
         anon_counters: HashMap::new(),
+        tree_nodes: std::cell::Cell::new(0),
     };
     if root.has_error() {
         ex.collect_diagnostics(root);
@@ -96,7 +97,14 @@ struct Extractor<'s> {
     src: &'s [u8],
     file: CodeFile,
     anon_counters: HashMap<String, usize>,
+    /// Expression-tree nodes built for the file so far: each call site keeps its receiver
+    /// and arguments whole, so a long chain or deep nesting costs the square of its
+    /// length; past [`MAX_TREE_NODES`] trees become `Receiver::Other` (typed as unknown).
+    tree_nodes: std::cell::Cell<usize>,
 }
+
+/// Expression-tree nodes kept per file at most (a few MB of facts).
+const MAX_TREE_NODES: usize = 200_000;
 
 /// What a method body walk knows about its surroundings.
 struct BodyCtx<'a> {
@@ -1366,9 +1374,10 @@ impl<'s> Extractor<'s> {
 
     /// The tree of an expression, as far as typing it needs (see [`Receiver`]).
     fn tree(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> Receiver {
-        if depth > MAX_RECEIVER_DEPTH {
+        if depth > MAX_RECEIVER_DEPTH || self.tree_nodes.get() >= MAX_TREE_NODES {
             return Receiver::Other;
         }
+        self.tree_nodes.set(self.tree_nodes.get() + 1);
         let node = unparen(node);
         let text = self.text(node);
         let boxed =

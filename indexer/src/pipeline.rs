@@ -24,7 +24,7 @@ use semgraph_storage::{CommitSummary, NodeId, ProductWriter, Store, Warning};
 use crate::company::{Company, ProductSource};
 use crate::emit::{self, code::CodeNodes, findings::Targets, findings::Topics, Run};
 use crate::error::IndexError;
-use crate::facts::CodeFile;
+use crate::facts::{CodeFile, Receiver};
 use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
 use crate::lang::build::{self, BuildFile, BuildKind};
 use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
@@ -419,6 +419,10 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                     ),
                 );
             }
+            if let Some(message) = &file.trees_cut {
+                run.warn(&f.rel, None, message.clone());
+                run.stat("files.expression-trees-cut", 1);
+            }
             let file_node = code.file_nodes.get(&f.rel).copied();
             emit::code::write_file(run, w, &mut nodes, f, file_node, &text, &file)?;
             knowledge.collect(&file);
@@ -524,9 +528,13 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
 /// literals or initialisers of other methods, which only the file's own pass needs.
 fn skeleton(mut file: CodeFile) -> CodeFile {
     for t in &mut file.types {
-        // Expression trees are for resolving this file's calls, in pass 2.
+        // Expression trees are for resolving this file's calls, in pass 2 (a constructor's
+        // call sites stay, with their receivers, but not their arguments' trees).
         for m in t.methods.iter_mut() {
             m.typed_values = Vec::new();
+            for c in &mut m.calls {
+                c.arg_exprs.fill(Receiver::Other);
+            }
         }
         for m in t.methods.iter_mut().filter(|m| m.name != "<init>") {
             // Only assignments to fields matter elsewhere ("set once, in a constructor").

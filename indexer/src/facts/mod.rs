@@ -45,6 +45,9 @@ pub(crate) struct CodeFile {
     /// Set when the front-end gave up on the file (its parse went over budget): the
     /// reason, for the warning; the file has no facts then.
     pub(crate) over_budget: Option<String>,
+    /// Set when the front-end stopped building expression trees (its per-file budget of
+    /// tree nodes was spent): the warning; the file keeps its other facts.
+    pub(crate) trees_cut: Option<String>,
 }
 
 /// One `import` line.

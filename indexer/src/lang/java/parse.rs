@@ -85,11 +85,18 @@ pub(crate) fn parse_java_file(path: &str, source: &str) -> CodeFile {
         file,
         anon_counters: HashMap::new(),
         tree_nodes: std::cell::Cell::new(0),
+        trees_cut: std::cell::Cell::new(0),
     };
     if root.has_error() {
         ex.collect_diagnostics(root);
     }
     ex.program(root);
+    let cut = ex.trees_cut.get();
+    if cut > 0 {
+        ex.file.trees_cut = Some(format!(
+            "{cut} expression(s) past the file's budget of {MAX_TREE_NODES} expression-tree nodes are typed as unknown"
+        ));
+    }
     ex.file
 }
 
@@ -101,10 +108,22 @@ struct Extractor<'s> {
     /// and arguments whole, so a long chain or deep nesting costs the square of its
     /// length; past [`MAX_TREE_NODES`] trees become `Receiver::Other` (typed as unknown).
     tree_nodes: std::cell::Cell<usize>,
+    /// Expressions left untyped because the file's tree budget was spent.
+    trees_cut: std::cell::Cell<usize>,
 }
 
 /// Expression-tree nodes kept per file at most (a few MB of facts).
 const MAX_TREE_NODES: usize = 200_000;
+
+/// What a call site built by the front-end carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Payload {
+    /// Everything: a site of the method's `calls`, or a call of its receiver chain.
+    Full,
+    /// What typing needs (no argument texts or values): a call nested in an argument,
+    /// a cast, a lambda body or another expression tree.
+    Typing,
+}
 
 /// What a method body walk knows about its surroundings.
 struct BodyCtx<'a> {
@@ -489,14 +508,24 @@ impl<'s> Extractor<'s> {
                 });
             }
             if !initializer.calls.is_empty() || !initializer.locals.is_empty() {
-                for ctor in decl.methods.iter_mut().filter(|m| m.name == "<init>") {
-                    if ctor.calls.iter().any(|c| c.kind == CallKind::ThisCall) {
-                        continue;
+                let mut ctors: Vec<&mut MethodDecl> = decl
+                    .methods
+                    .iter_mut()
+                    .filter(|m| m.name == "<init>" && !m.calls.iter().any(|c| c.kind == CallKind::ThisCall))
+                    .collect();
+                // Copies for all but the last constructor; the last takes the original
+                // (the trees of a big initializer are not held twice).
+                if let Some(last) = ctors.pop() {
+                    for ctor in ctors {
+                        ctor.calls.extend(initializer.calls.iter().cloned());
+                        ctor.locals.extend(initializer.locals.iter().cloned());
+                        ctor.typed_values.extend(initializer.typed_values.iter().cloned());
+                        ctor.strings.extend(initializer.strings.iter().cloned());
                     }
-                    ctor.calls.extend(initializer.calls.iter().cloned());
-                    ctor.locals.extend(initializer.locals.iter().cloned());
-                    ctor.typed_values.extend(initializer.typed_values.iter().cloned());
-                    ctor.strings.extend(initializer.strings.iter().cloned());
+                    last.calls.append(&mut initializer.calls);
+                    last.locals.append(&mut initializer.locals);
+                    last.typed_values.append(&mut initializer.typed_values);
+                    last.strings.append(&mut initializer.strings);
                 }
             }
         }
@@ -746,7 +775,7 @@ impl<'s> Extractor<'s> {
             let mut descend = true;
             match node.kind() {
                 "method_invocation" => {
-                    let site = self.method_call(node, m, ctx, 0);
+                    let site = self.method_call(node, m, ctx, 0, Payload::Full);
                     m.calls.push(site);
                 }
                 "object_creation_expression" => {
@@ -771,7 +800,8 @@ impl<'s> Extractor<'s> {
                     let is_super = node
                         .child_by_field_name("constructor")
                         .is_some_and(|c| c.kind() == "super");
-                    let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
+                    let (arg_count, arg_types, arg_exprs, arg_texts) =
+                        self.args(node, m, ctx, 0, Payload::Full);
                     m.calls.push(CallSite {
                         line: line(node),
                         byte: node.start_byte(),
@@ -1256,6 +1286,7 @@ impl<'s> Extractor<'s> {
         m: &MethodDecl,
         ctx: &BodyCtx<'_>,
         depth: usize,
+        payload: Payload,
     ) -> (usize, Vec<Option<String>>, Vec<Receiver>, Vec<String>) {
         let Some(args) = call.child_by_field_name("arguments") else {
             return (0, Vec::new(), Vec::new(), Vec::new());
@@ -1269,12 +1300,14 @@ impl<'s> Extractor<'s> {
                 continue;
             }
             let arg = unparen(arg);
-            let text = self.text(arg);
-            let mut end = text.len().min(4096);
-            while !text.is_char_boundary(end) {
-                end -= 1;
+            if payload == Payload::Full {
+                let text = self.text(arg);
+                let mut end = text.len().min(4096);
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                texts.push(text[..end].to_string());
             }
-            texts.push(text[..end].to_string());
             let ty = if arg.kind() == "this" {
                 Some(ctx.type_name.to_string())
             } else {
@@ -1326,13 +1359,28 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    fn method_call(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> CallSite {
+    /// A method call site. With [`Payload::Typing`] it is a node of an expression tree,
+    /// kept for typing only: its arguments' texts and values stay with the call's own
+    /// site in the method's `calls`, so deep nesting costs a node per call, not a copy of
+    /// every argument at every level.
+    fn method_call(
+        &self,
+        node: Node<'_>,
+        m: &MethodDecl,
+        ctx: &BodyCtx<'_>,
+        depth: usize,
+        payload: Payload,
+    ) -> CallSite {
         let name = self.field_text(node, "name");
         let receiver = match node.child_by_field_name("object") {
             None => Receiver::None,
-            Some(object) => self.tree(object, m, ctx, depth + 1),
+            Some(object) => self.tree_with(object, m, ctx, depth + 1, payload),
         };
-        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, depth);
+        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, depth, payload);
+        let arg_values = match payload {
+            Payload::Full => self.arg_values(node),
+            Payload::Typing => Vec::new(),
+        };
         CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1342,7 +1390,7 @@ impl<'s> Extractor<'s> {
             arg_types,
             arg_exprs,
             arg_texts,
-            arg_values: self.arg_values(node),
+            arg_values,
             kind: CallKind::Method,
             arity_hint: None,
             end: node.end_byte(),
@@ -1355,7 +1403,7 @@ impl<'s> Extractor<'s> {
             .map(|t| self.text(t).to_string())
             .unwrap_or_default();
         let ty = erase(&written);
-        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
+        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0, Payload::Full);
         CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1374,7 +1422,24 @@ impl<'s> Extractor<'s> {
 
     /// The tree of an expression, as far as typing it needs (see [`Receiver`]).
     fn tree(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> Receiver {
-        if depth > MAX_RECEIVER_DEPTH || self.tree_nodes.get() >= MAX_TREE_NODES {
+        self.tree_with(node, m, ctx, depth, Payload::Typing)
+    }
+
+    /// [`Self::tree`], with the calls of a receiver chain (`a.b(x).c(y)` under `.d()`)
+    /// keeping `payload`: the framework rules read the arguments of a chain's calls.
+    fn tree_with(
+        &self,
+        node: Node<'_>,
+        m: &MethodDecl,
+        ctx: &BodyCtx<'_>,
+        depth: usize,
+        payload: Payload,
+    ) -> Receiver {
+        if depth > MAX_RECEIVER_DEPTH {
+            return Receiver::Other;
+        }
+        if self.tree_nodes.get() >= MAX_TREE_NODES {
+            self.trees_cut.set(self.trees_cut.get() + 1);
             return Receiver::Other;
         }
         self.tree_nodes.set(self.tree_nodes.get() + 1);
@@ -1398,11 +1463,13 @@ impl<'s> Extractor<'s> {
                     return Receiver::OuterThis(self.text(object).to_string());
                 }
                 Receiver::Field(
-                    Box::new(self.tree(object, m, ctx, depth + 1)),
+                    Box::new(self.tree_with(object, m, ctx, depth + 1, payload)),
                     self.text(field).to_string(),
                 )
             }
-            "method_invocation" => Receiver::Call(Box::new(self.method_call(node, m, ctx, depth + 1))),
+            "method_invocation" => {
+                Receiver::Call(Box::new(self.method_call(node, m, ctx, depth + 1, payload)))
+            }
             "object_creation_expression" => node
                 .child_by_field_name("type")
                 .map_or(Receiver::Other, |t| Receiver::New(self.text(t).to_string())),

@@ -206,6 +206,7 @@ impl<'s> Extractor<'s> {
                 is_static,
                 wildcard,
                 line: line(node),
+                alias: None,
             });
         }
     }
@@ -550,6 +551,7 @@ impl<'s> Extractor<'s> {
                         name,
                         ty: format!("{ty}{dims}"),
                         annotations: self.modifiers(p).1,
+                        has_default: false,
                     });
                 }
                 "spread_parameter" => {
@@ -570,6 +572,7 @@ impl<'s> Extractor<'s> {
                         name,
                         ty: format!("{ty}[]"),
                         annotations: self.modifiers(p).1,
+                        has_default: false,
                     });
                 }
                 _ => {}
@@ -688,6 +691,7 @@ impl<'s> Extractor<'s> {
                         arg_exprs,
                         arg_texts,
                         arg_values: self.arg_values(node),
+                        arg_names: Vec::new(),
                         kind: if is_super {
                             CallKind::SuperCall
                         } else {
@@ -1197,6 +1201,7 @@ impl<'s> Extractor<'s> {
             arg_exprs,
             arg_texts,
             arg_values: self.arg_values(node),
+            arg_names: Vec::new(),
             kind: CallKind::Method,
             arity_hint: None,
         }
@@ -1218,6 +1223,7 @@ impl<'s> Extractor<'s> {
             arg_exprs,
             arg_texts,
             arg_values: self.arg_values(node),
+            arg_names: Vec::new(),
             kind: CallKind::Constructor,
             arity_hint: None,
         }
@@ -1302,6 +1308,7 @@ impl<'s> Extractor<'s> {
             arg_exprs: Vec::new(),
             arg_texts: Vec::new(),
             arg_values: Vec::new(),
+            arg_names: Vec::new(),
             kind: CallKind::MethodRef,
             arity_hint,
         })

@@ -356,8 +356,12 @@ package a
 class Repo { fun find(id: Long): Item? = null }
 //- /src/a/Item.kt
 package a
-open class Item { fun name(): String = "" }
-class Special : Item() { fun extra() {} }
+open class Item {
+    fun name(): String = "n"
+}
+class Special : Item() {
+    fun extra() {}
+}
 //- /src/a/Use.kt
 package a
 class Use(private val repo: Repo?) {

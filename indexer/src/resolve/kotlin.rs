@@ -1245,8 +1245,13 @@ impl<'a> Scope<'a> {
                         method: site.name.clone(),
                     };
                 }
-                let (cands, ext) = self.table.methods_named(&t.fqn, &site.name);
-                (t.fqn, cands, ext)
+                // `Type::f` of a companion's function is the companion's.
+                let holder = match self.companion(&t.fqn) {
+                    Some(c) if !self.table.methods_named(&c, &site.name).0.is_empty() => c,
+                    _ => t.fqn,
+                };
+                let (cands, ext) = self.table.methods_named(&holder, &site.name);
+                (holder, cands, ext)
             }
         };
         match cands.as_slice() {

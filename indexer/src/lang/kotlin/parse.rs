@@ -170,15 +170,70 @@ fn capitalize(s: &str) -> String {
 }
 
 /// Modifier words of a declaration and its annotations.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Mods {
     words: Vec<String>,
     annotations: Vec<Annotation>,
+    /// The use-site target of each annotation (`field` of `@field:Id`), when written.
+    targets: Vec<Option<String>>,
 }
+
+/// Annotations that only fields take (persistence mappings): on a constructor property
+/// without a use-site target, Kotlin puts them on the field; any other annotation that a
+/// parameter takes (`@Value`, `@Autowired`, validation) goes to the parameter.
+const FIELD_ANNOTATIONS: &[&str] = &[
+    "Id",
+    "GeneratedValue",
+    "Column",
+    "OneToMany",
+    "ManyToOne",
+    "OneToOne",
+    "ManyToMany",
+    "JoinColumn",
+    "JoinColumns",
+    "JoinTable",
+    "Embedded",
+    "EmbeddedId",
+    "Enumerated",
+    "Temporal",
+    "Lob",
+    "Version",
+    "Transient",
+    "CreatedDate",
+    "LastModifiedDate",
+    "CreationTimestamp",
+    "UpdateTimestamp",
+    "ElementCollection",
+    "CollectionTable",
+    "OrderBy",
+    "MapsId",
+    "Convert",
+    "Basic",
+    "SequenceGenerator",
+];
 
 impl Mods {
     fn has(&self, word: &str) -> bool {
         self.words.iter().any(|w| w == word)
+    }
+
+    /// The annotations of a constructor property that go to its parameter (`true`) or
+    /// to its field (`false`).
+    fn split_for(&self, param: bool) -> Vec<Annotation> {
+        self.annotations
+            .iter()
+            .zip(&self.targets)
+            .filter(|(a, target)| {
+                let short = a.name.rsplit('.').next().unwrap_or(&a.name);
+                match target.as_deref() {
+                    Some("param") => param,
+                    Some("field") | Some("property") => !param,
+                    Some(_) => false,
+                    None => FIELD_ANNOTATIONS.contains(&short) != param,
+                }
+            })
+            .map(|(a, _)| a.clone())
+            .collect()
     }
 
     fn annotated(&self, name: &str) -> bool {
@@ -200,8 +255,14 @@ impl Mods {
 }
 
 impl<'s> Extractor<'s> {
+    /// The text of `node`; an identifier written in backticks (`` `when` ``) without them.
     fn text(&self, node: Node<'_>) -> &'s str {
-        text(node, self.src)
+        let t = text(node, self.src);
+        if node.kind() == "identifier" {
+            t.trim_matches('`')
+        } else {
+            t
+        }
     }
 
     fn jvm(&self, ty: &str) -> String {
@@ -286,7 +347,7 @@ impl<'s> Extractor<'s> {
         else {
             return;
         };
-        let path = self.text(*path_node).to_string();
+        let path = self.text(*path_node).replace('`', "");
         let wildcard = has_token(node, "*");
         let alias = kids
             .iter()
@@ -419,7 +480,14 @@ impl<'s> Extractor<'s> {
             }
             for m in children(child) {
                 match m.kind() {
-                    "annotation" => mods.annotations.push(self.annotation(m)),
+                    "annotation" => {
+                        mods.annotations.push(self.annotation(m));
+                        let target = children(m)
+                            .into_iter()
+                            .find(|k| k.kind() == "use_site_target")
+                            .map(|t| self.text(t).trim_end_matches(':').trim().to_string());
+                        mods.targets.push(target);
+                    }
                     _ => mods.words.push(self.text(m).to_string()),
                 }
             }
@@ -534,6 +602,15 @@ impl<'s> Extractor<'s> {
                     .is_some_and(|n| self.text(n).starts_with(char::is_uppercase)) =>
             {
                 format!("@{}", self.text(node))
+            }
+            // A constant of the file (`BASE`, `Routes.BASE`): its value.
+            "identifier" | "navigation_expression" => {
+                let written = self.text(node);
+                let last = written.rsplit('.').next().unwrap_or(written);
+                match self.consts.get(last) {
+                    Some(v) if !written.contains("::") => v.clone(),
+                    _ => class_literal(written),
+                }
             }
             _ => class_literal(self.text(node)),
         }
@@ -902,17 +979,26 @@ impl<'s> Extractor<'s> {
             ctor.params.push(Param {
                 name: name.clone(),
                 ty: ty.clone(),
-                annotations: mods.annotations.clone(),
+                annotations: if is_property {
+                    mods.split_for(true)
+                } else {
+                    mods.annotations.clone()
+                },
                 has_default: default.is_some(),
             });
             if is_property {
                 let mutable = has_token(p, "var");
+                let field_mods = Mods {
+                    annotations: mods.split_for(false),
+                    targets: Vec::new(),
+                    words: mods.words.clone(),
+                };
                 self.add_property(
                     index,
                     Holder::Class,
                     &name,
                     &ty,
-                    &mods,
+                    &field_mods,
                     mutable,
                     line(p),
                     false,
@@ -1045,7 +1131,10 @@ impl<'s> Extractor<'s> {
         let mutable = has_token(node, "var");
         let ty = match (&written, init) {
             (Some(w), _) => self.jvm(w),
-            (None, Some(i)) => self.literal_type(i).unwrap_or_default(),
+            (None, Some(i)) => self
+                .literal_type(i)
+                .or_else(|| self.constructed_type(i))
+                .unwrap_or_default(),
             (None, None) => getter
                 .and_then(|g| children(g).into_iter().find(|k| is_type_node(k.kind())))
                 .map(|t| self.jvm(self.text(t)))
@@ -1102,7 +1191,10 @@ impl<'s> Extractor<'s> {
             }
         }
         self.add_property(index, holder, &name, &ty, &mods, mutable, line(node), getter.is_some());
-        if let Some(i) = init {
+        // A class's property initializer is an assignment in its constructor (where the
+        // constructor's parameters are in scope); other holders initialize statically.
+        let assigned_in_constructor = holder == Holder::Class && !is_const;
+        if let Some(i) = init.filter(|_| !assigned_in_constructor) {
             let value = expr::build(i, self.src);
             let owner = if holder == Holder::Companion && (is_const || mods.annotated("JvmField")) {
                 self.file.types[index]
@@ -1159,7 +1251,24 @@ impl<'s> Extractor<'s> {
         let init = init?;
         let mut facts = MethodDecl::default();
         self.body(init, &ctx, &mut facts);
+        if assigned_in_constructor {
+            facts.assignments.push((name, expr::build(init, self.src)));
+        }
         (holder == Holder::Class).then_some(facts)
+    }
+
+    /// The type an initializer `Name(…)` constructs (a capitalised call without receiver),
+    /// when the file binds that name or it is no function the file declares.
+    fn constructed_type(&self, node: Node<'_>) -> Option<String> {
+        if node.kind() != "call_expression" {
+            return None;
+        }
+        let parts = call_parts(node);
+        if parts.receiver.is_some() || parts.other_callee {
+            return None;
+        }
+        let name = self.text(parts.name?);
+        name.starts_with(char::is_uppercase).then(|| self.jvm(name))
     }
 
     /// The type of a literal initializer (`= "x"`, `= 3`, `= true`), else `None`.

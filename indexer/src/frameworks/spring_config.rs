@@ -510,9 +510,9 @@ class Pricing(
 }
 "#,
             r#"
+config? pricing.missing (defaulted)
 config a.Pricing.<init> -> pricing.base-url via value
 config a.Pricing.<init> -> pricing.retries via value
-config? pricing.missing (defaulted)
 "#,
         );
     }

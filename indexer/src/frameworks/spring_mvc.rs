@@ -172,12 +172,12 @@ class NotAController {
 }
 "#,
             r#"
-endpoint GET /api/owners/{id} spring-mvc a.OwnerController.get (svc/src/main/kotlin/a/OwnerController.kt:7)
-endpoint GET /api/owners/by-id/{id} spring-mvc a.OwnerController.get (svc/src/main/kotlin/a/OwnerController.kt:7)
-endpoint POST /api/owners spring-mvc a.OwnerController.create (svc/src/main/kotlin/a/OwnerController.kt:10)
-endpoint GET /api/owners/search spring-mvc a.OwnerController.search (svc/src/main/kotlin/a/OwnerController.kt:13)
-endpoint POST /api/owners/search spring-mvc a.OwnerController.search (svc/src/main/kotlin/a/OwnerController.kt:13)
-endpoint GET /api/owners/stream webflux a.OwnerController.stream (svc/src/main/kotlin/a/OwnerController.kt:16)
+endpoint GET /api/owners/{id} spring-mvc a.OwnerController.get (svc/src/main/kotlin/a/OwnerController.kt:6)
+endpoint GET /api/owners/by-id/{id} spring-mvc a.OwnerController.get (svc/src/main/kotlin/a/OwnerController.kt:6)
+endpoint POST /api/owners spring-mvc a.OwnerController.create (svc/src/main/kotlin/a/OwnerController.kt:9)
+endpoint GET /api/owners/search spring-mvc a.OwnerController.search (svc/src/main/kotlin/a/OwnerController.kt:12)
+endpoint POST /api/owners/search spring-mvc a.OwnerController.search (svc/src/main/kotlin/a/OwnerController.kt:12)
+endpoint GET /api/owners/stream webflux a.OwnerController.stream (svc/src/main/kotlin/a/OwnerController.kt:15)
 "#,
         );
     }

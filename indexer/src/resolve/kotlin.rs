@@ -966,6 +966,16 @@ impl<'a> Scope<'a> {
         if fitting.len() > 1 {
             return Some(unresolved(format!("ambiguous accessor {holder}.{accessor}")));
         }
+        // Kotlin reads an enum's `name()` and `ordinal()` as properties.
+        if !write
+            && matches!(site.name.as_str(), "name" | "ordinal")
+            && self.table.get(&holder).is_some_and(|t| t.kind == TypeKind::Enum)
+        {
+            return Some(Target::External {
+                type_fqn: "java.lang.Enum".into(),
+                method: site.name.clone(),
+            });
+        }
         let (_, external) = self.table.methods_named(&holder, accessor);
         match external {
             // Inherited from a type outside the product: a getter or a field, unknown.

@@ -987,6 +987,8 @@ impl<'s> Extractor<'s> {
                 has_default: default.is_some(),
             });
             if is_property {
+                // The constructor sets the property's field from the parameter.
+                ctor.assignments.push((name.clone(), Expr::Name(name.clone())));
                 let mutable = has_token(p, "var");
                 let field_mods = Mods {
                     annotations: mods.split_for(false),
@@ -2043,7 +2045,9 @@ impl<'s> Extractor<'s> {
     /// A lambda's parameters (`it` when it declares none), typed when written.
     fn lambda_params(&self, node: Node<'_>, m: &mut MethodDecl, source: Option<(Receiver, String)>) {
         let scope = (node.start_byte(), node.end_byte());
-        if m.locals.iter().any(|l| l.scope == scope && l.name != "this") {
+        if m.locals.iter().any(|l| l.scope == scope) {
+            // Recorded from the call it is passed to (a scope function's `this` included:
+            // such a lambda has no `it`).
             return;
         }
         let params = children(node).into_iter().find(|k| k.kind() == "lambda_parameters");

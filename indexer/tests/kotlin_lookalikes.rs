@@ -33,7 +33,8 @@ fn index(files: &[(&str, &str)]) -> (tempfile::TempDir, Store) {
 fn edges(store: &Store) -> BTreeSet<String> {
     let snap = store.snapshot();
     let adj = snap.adjacency();
-    let load = |ids: Vec<NodeId>| -> Vec<Node> { snap.nodes(&ids).expect("read").into_iter().flatten().collect() };
+    let load =
+        |ids: Vec<NodeId>| -> Vec<Node> { snap.nodes(&ids).expect("read").into_iter().flatten().collect() };
     let mut out = BTreeSet::new();
     for product in snap.products() {
         let methods = load(
@@ -49,14 +50,19 @@ fn edges(store: &Store) -> BTreeSet<String> {
                     continue;
                 }
                 let target = if c.kind == NodeKind::HttpCall {
-                    let to: Vec<String> = load(adj.neighbors(c.id, Direction::Out, EdgeKind::Invokes).collect())
-                        .iter()
-                        .map(|e| format!("{} {}", e.attr("service").unwrap_or("?"), e.name))
-                        .collect();
+                    let to: Vec<String> =
+                        load(adj.neighbors(c.id, Direction::Out, EdgeKind::Invokes).collect())
+                            .iter()
+                            .map(|e| format!("{} {}", e.attr("service").unwrap_or("?"), e.name))
+                            .collect();
                     format!("http → {}", to.join(", "))
                 } else {
                     let sig = c.attr("signature").unwrap_or("");
-                    format!("{}{}", c.display_name(), &sig[sig.find('(').unwrap_or(sig.len())..])
+                    format!(
+                        "{}{}",
+                        c.display_name(),
+                        &sig[sig.find('(').unwrap_or(sig.len())..]
+                    )
                 };
                 out.insert(format!("{}: {} → {target}", product.name, m.display_name()));
             }

@@ -150,7 +150,14 @@ const STDLIB: &[(&str, &[&str])] = &[
     ),
     (
         "kotlin.collections.SetsKt",
-        &["setOf", "mutableSetOf", "emptySet", "hashSetOf", "linkedSetOf", "buildSet"],
+        &[
+            "setOf",
+            "mutableSetOf",
+            "emptySet",
+            "hashSetOf",
+            "linkedSetOf",
+            "buildSet",
+        ],
     ),
     (
         "kotlin.collections.MapsKt",
@@ -224,8 +231,14 @@ pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<Resolve
                     continue;
                 };
                 let receiver_type = match (&target, site.kind) {
-                    (Target::External { type_fqn, .. }, _) if type_fqn.starts_with("java.") || type_fqn.starts_with("kotlin") => None,
-                    (Target::External { .. }, CallKind::Method) => scope.internal_receiver(&site.receiver, site.byte),
+                    (Target::External { type_fqn, .. }, _)
+                        if type_fqn.starts_with("java.") || type_fqn.starts_with("kotlin") =>
+                    {
+                        None
+                    }
+                    (Target::External { .. }, CallKind::Method) => {
+                        scope.internal_receiver(&site.receiver, site.byte)
+                    }
                     _ => None,
                 };
                 out.push(ResolvedCall {
@@ -390,7 +403,8 @@ impl<'a> Scope<'a> {
                 if !cands.is_empty() {
                     // A member that does not fit leaves the call to extensions.
                     let member = self.select_on(&t.fqn, name, site, depth);
-                    if !matches!(&member, Target::Unresolved { reason } if reason.starts_with("no overload")) {
+                    if !matches!(&member, Target::Unresolved { reason } if reason.starts_with("no overload"))
+                    {
                         return member;
                     }
                     return self
@@ -438,7 +452,10 @@ impl<'a> Scope<'a> {
         locals.sort_by_key(|l| std::cmp::Reverse(l.scope.0));
         locals
             .into_iter()
-            .map(|l| self.local_type(l, depth + 1).map_err(|_| "implicit receiver not typed".to_string()))
+            .map(|l| {
+                self.local_type(l, depth + 1)
+                    .map_err(|_| "implicit receiver not typed".to_string())
+            })
             .collect()
     }
 
@@ -479,7 +496,11 @@ impl<'a> Scope<'a> {
                 if let Some(other) = &external_receiver {
                     return unresolved(format!(
                         "{name} may be a member of the implicit receiver {}",
-                        if other.is_empty() { "of unknown type" } else { other }
+                        if other.is_empty() {
+                            "of unknown type"
+                        } else {
+                            other
+                        }
                     ));
                 }
                 return self.select_on(&fqn, name, site, depth);
@@ -496,7 +517,9 @@ impl<'a> Scope<'a> {
         }
         if let Some(other) = external_receiver {
             return if other.is_empty() {
-                unresolved(format!("{name} is called on an implicit receiver of unknown type"))
+                unresolved(format!(
+                    "{name} is called on an implicit receiver of unknown type"
+                ))
             } else {
                 Target::External {
                     type_fqn: other,
@@ -605,10 +628,12 @@ impl<'a> Scope<'a> {
             return Err("receiver chain too deep".into());
         }
         match r {
-            Receiver::None | Receiver::This => match self.implicit_receivers(byte, depth).into_iter().next() {
-                Some(inner) => inner.map(Recv::Instance),
-                None => Ok(Recv::Instance(self.internal(self.type_fqn))),
-            },
+            Receiver::None | Receiver::This => {
+                match self.implicit_receivers(byte, depth).into_iter().next() {
+                    Some(inner) => inner.map(Recv::Instance),
+                    None => Ok(Recv::Instance(self.internal(self.type_fqn))),
+                }
+            }
             Receiver::Super => Ok(Recv::Instance(
                 self.superclass()
                     .unwrap_or_else(|| self.internal("java.lang.Object")),
@@ -858,7 +883,9 @@ impl<'a> Scope<'a> {
                         .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
                     Some((m.return_type.clone()?, k.type_fqn))
                 }
-                _ if ELEMENT_PRESERVING.contains(&cs.name.as_str()) => self.written_type(&cs.receiver, byte, depth + 1),
+                _ if ELEMENT_PRESERVING.contains(&cs.name.as_str()) => {
+                    self.written_type(&cs.receiver, byte, depth + 1)
+                }
                 _ => None,
             },
             _ => None,
@@ -940,11 +967,17 @@ impl<'a> Scope<'a> {
             _ => return None,
         };
         let (cands, _) = self.table.methods_named(&holder, accessor);
-        let fitting: Vec<&(String, &MethodInfo)> = cands.iter().filter(|(_, m)| m.params.len() == arity).collect();
+        let fitting: Vec<&(String, &MethodInfo)> =
+            cands.iter().filter(|(_, m)| m.params.len() == arity).collect();
         if let [(decl, m)] = fitting.as_slice() {
             return Some(Target::Internal(key(decl, m)));
         }
-        if self.table.field(&holder, &site.name).is_some() || self.table.get(&holder).is_some_and(|t| t.nested.contains_key(&site.name)) {
+        if self.table.field(&holder, &site.name).is_some()
+            || self
+                .table
+                .get(&holder)
+                .is_some_and(|t| t.nested.contains_key(&site.name))
+        {
             return None;
         }
         // An extension property.
@@ -1053,7 +1086,8 @@ impl<'a> Scope<'a> {
         }
         // Kotlin prefers the candidate that needs no defaults — when it knows both apply,
         // which it does only when every argument's type is known.
-        let all_known = (0..site.arg_count).all(|i| is_lambda(site, i) || self.arg_type(site, i, depth).is_some());
+        let all_known =
+            (0..site.arg_count).all(|i| is_lambda(site, i) || self.arg_type(site, i, depth).is_some());
         let pool = if exact.is_empty() { all } else { exact };
         let no_defaults: Vec<_> = pool.iter().copied().filter(|f| !f.2).collect();
         if all_known {
@@ -1066,13 +1100,21 @@ impl<'a> Scope<'a> {
 
     /// Whether the call's arguments bind to `m`'s parameters the way Kotlin binds them:
     /// `Some((all known argument types exact, defaults used))`.
-    fn binds(&self, m: &MethodInfo, decl: &str, site: &CallSite, offset: usize, depth: usize) -> Option<(bool, bool)> {
+    fn binds(
+        &self,
+        m: &MethodInfo,
+        decl: &str,
+        site: &CallSite,
+        offset: usize,
+        depth: usize,
+    ) -> Option<(bool, bool)> {
         let params = m.params.get(offset..)?;
         let names = m.param_names.get(offset..).unwrap_or(&[]);
         let defaults = m.defaults.get(offset..).unwrap_or(&[]);
         let n = site.arg_count;
         let mut bound: Vec<Vec<usize>> = vec![Vec::new(); params.len()];
-        let last_is_lambda = n > 0 && is_lambda(site, n - 1) && site.arg_names.get(n - 1).is_none_or(Option::is_none);
+        let last_is_lambda =
+            n > 0 && is_lambda(site, n - 1) && site.arg_names.get(n - 1).is_none_or(Option::is_none);
         let mut positional: Vec<usize> = (0..n)
             .filter(|&i| site.arg_names.get(i).is_none_or(Option::is_none))
             .collect();
@@ -1149,9 +1191,12 @@ impl<'a> Scope<'a> {
         if ap || pp {
             return if a == p {
                 Fit::Exact
-            } else if ap && pp && is_number(&a) && is_number(&p) {
-                Fit::Maybe
-            } else if p == "Object" || a == "Object" || p == "Number" || p == "Comparable" {
+            } else if (ap && pp && is_number(&a) && is_number(&p))
+                || p == "Object"
+                || a == "Object"
+                || p == "Number"
+                || p == "Comparable"
+            {
                 Fit::Maybe
             } else if ap && pp {
                 Fit::No
@@ -1185,7 +1230,8 @@ impl<'a> Scope<'a> {
                         Fit::Maybe
                     }
                 } else if rp.internal
-                    || JDK_VALUE_TYPES.contains(&ra.fqn.as_str()) && JDK_VALUE_TYPES.contains(&rp.fqn.as_str())
+                    || JDK_VALUE_TYPES.contains(&ra.fqn.as_str())
+                        && JDK_VALUE_TYPES.contains(&rp.fqn.as_str())
                 {
                     Fit::No
                 } else {
@@ -1275,7 +1321,10 @@ impl<'a> Scope<'a> {
             },
             _ => {
                 let by_arity: Vec<&(String, &MethodInfo)> = match site.arity_hint {
-                    Some(n) => cands.iter().filter(|(_, m)| m.params.len() == n || m.params.len() + 1 == n).collect(),
+                    Some(n) => cands
+                        .iter()
+                        .filter(|(_, m)| m.params.len() == n || m.params.len() + 1 == n)
+                        .collect(),
                     None => Vec::new(),
                 };
                 match by_arity.as_slice() {

@@ -500,7 +500,12 @@ class Holder(val names: List<String>, var count: Int?) : Base(), Named {
             out += &format!(" implements {}", t.implements.join(", "));
         }
         for field in &t.fields {
-            out += &format!("\n  field {} {}: {}", field.modifiers.join(" "), field.name, field.ty);
+            out += &format!(
+                "\n  field {} {}: {}",
+                field.modifiers.join(" "),
+                field.name,
+                field.ty
+            );
         }
         for m in &t.methods {
             let params: Vec<String> = m.params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
@@ -578,18 +583,33 @@ class Api(@Value("\${app.url:http://x}") val url: String) {
     assert_eq!(
         mapping.args,
         vec![
-            ("value".to_string(), vec!["/owners".to_string(), "/api/x".to_string()]),
+            (
+                "value".to_string(),
+                vec!["/owners".to_string(), "/api/x".to_string()]
+            ),
             ("produces".to_string(), vec!["application/json".to_string()]),
         ]
     );
     let ctor = api.methods.iter().find(|m| m.name == "<init>").expect("ctor");
-    assert_eq!(ctor.params[0].annotations[0].args[0].1, vec!["${app.url:http://x}".to_string()]);
+    assert_eq!(
+        ctor.params[0].annotations[0].args[0].1,
+        vec!["${app.url:http://x}".to_string()]
+    );
     let get = api.methods.iter().find(|m| m.name == "get").expect("get");
-    assert_eq!(get.annotations[0].args[0].1, vec!["/a".to_string(), "/b".to_string()]);
+    assert_eq!(
+        get.annotations[0].args[0].1,
+        vec!["/a".to_string(), "/b".to_string()]
+    );
     let links = api.fields.iter().find(|x| x.name == "links").expect("links");
-    assert_eq!(links.annotations[0].args[0].1, vec!["@JoinColumn(name = \"a_id\")".to_string()]);
+    assert_eq!(
+        links.annotations[0].args[0].1,
+        vec!["@JoinColumn(name = \"a_id\")".to_string()]
+    );
     let q = api.methods.iter().find(|m| m.name == "q").expect("q");
-    assert_eq!(q.annotations[0].args[0].1, vec!["\n        select o from Order o\n    ".to_string()]);
+    assert_eq!(
+        q.annotations[0].args[0].1,
+        vec!["\n        select o from Order o\n    ".to_string()]
+    );
     use crate::facts::Expr;
     assert_eq!(
         mapping.exprs[0].1[1],
@@ -615,7 +635,12 @@ class Urls(private val base: String) {
     use crate::facts::Expr;
     let f = &parsed[0];
     let m = f.types[0].methods.iter().find(|m| m.name == "u").expect("u");
-    let value = |name: &str| m.local_inits.iter().find(|(n, ..)| n == name).map(|(_, _, e)| e.clone());
+    let value = |name: &str| {
+        m.local_inits
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, _, e)| e.clone())
+    };
     assert_eq!(
         value("a"),
         Some(Expr::Concat(vec![
@@ -627,7 +652,10 @@ class Urls(private val base: String) {
     );
     assert_eq!(
         value("b"),
-        Some(Expr::Concat(vec![Expr::Name("base".into()), Expr::Str("/x/${id}".into())]))
+        Some(Expr::Concat(vec![
+            Expr::Name("base".into()),
+            Expr::Str("/x/${id}".into())
+        ]))
     );
     assert_eq!(value("c"), Some(Expr::Str("price: $5".into())));
 }

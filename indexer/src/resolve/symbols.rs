@@ -290,7 +290,6 @@ impl SymbolTable {
         self.facades.get(package).map_or(&[], Vec::as_slice)
     }
 
-
     /// Whether `fqn` declares more than one method (or constructor) called `name`, the
     /// fixture company's rule for writing parameter types. Implicit record accessors do
     /// not count (`approved()` beside `static approved(String)`).

@@ -191,7 +191,10 @@ pub(super) fn call_parts(node: Node<'_>) -> CallParts<'_> {
         _ => parts.other_callee = true,
     }
     if let Some(list) = arguments {
-        for arg in children(list).into_iter().filter(|a| a.kind() == "value_argument") {
+        for arg in children(list)
+            .into_iter()
+            .filter(|a| a.kind() == "value_argument")
+        {
             let kids = children(arg);
             let named = kids.len() >= 2 && kids[0].kind() == "identifier" && has_token(arg, "=");
             let value = kids.last().copied();
@@ -361,7 +364,13 @@ fn trim_indent(s: &str, margin: bool) -> String {
         .unwrap_or(0);
     lines
         .iter()
-        .map(|l| if l.len() >= indent { &l[indent..] } else { l.trim_start() })
+        .map(|l| {
+            if l.len() >= indent {
+                &l[indent..]
+            } else {
+                l.trim_start()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

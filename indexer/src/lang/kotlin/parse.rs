@@ -343,7 +343,9 @@ impl<'s> Extractor<'s> {
 
     fn import(&mut self, node: Node<'_>) {
         let kids = children(node);
-        let Some(path_node) = kids.iter().find(|k| k.kind() == "qualified_identifier" || k.kind() == "identifier")
+        let Some(path_node) = kids
+            .iter()
+            .find(|k| k.kind() == "qualified_identifier" || k.kind() == "identifier")
         else {
             return;
         };
@@ -524,7 +526,10 @@ impl<'s> Extractor<'s> {
         let mut args: Vec<(String, Vec<String>)> = Vec::new();
         let mut exprs: Vec<(String, Vec<Expr>)> = Vec::new();
         if let Some(list) = inner.iter().find(|k| k.kind() == "value_arguments") {
-            for arg in children(*list).into_iter().filter(|a| a.kind() == "value_argument") {
+            for arg in children(*list)
+                .into_iter()
+                .filter(|a| a.kind() == "value_argument")
+            {
                 let parts = children(arg);
                 let named = parts.len() >= 2 && parts[0].kind() == "identifier" && has_token(arg, "=");
                 let key = if named {
@@ -539,7 +544,11 @@ impl<'s> Extractor<'s> {
                 let texts: Vec<String> = elements.iter().map(|e| self.annotation_text(*e)).collect();
                 let trees: Vec<Expr> = elements.iter().map(|e| expr::build(*e, self.src)).collect();
                 // Positional values all fill `value` (Java annotations' `value` is vararg).
-                match args.iter_mut().zip(exprs.iter_mut()).find(|((k, _), _)| *k == key) {
+                match args
+                    .iter_mut()
+                    .zip(exprs.iter_mut())
+                    .find(|((k, _), _)| *k == key)
+                {
                     Some(((_, v), (_, e))) if !named => {
                         v.extend(texts);
                         e.extend(trees);
@@ -588,7 +597,9 @@ impl<'s> Extractor<'s> {
                         match p {
                             Expr::Str(s) => out.push_str(&s),
                             Expr::Name(n) if self.consts.contains_key(&n) => out.push_str(&self.consts[&n]),
-                            Expr::Field(_, n) if self.consts.contains_key(&n) => out.push_str(&self.consts[&n]),
+                            Expr::Field(_, n) if self.consts.contains_key(&n) => {
+                                out.push_str(&self.consts[&n])
+                            }
                             _ => return self.text(node).to_string(),
                         }
                     }
@@ -747,18 +758,22 @@ impl<'s> Extractor<'s> {
         self.file.types.push(decl);
 
         // The primary constructor and its properties.
-        let primary = children(node).into_iter().find(|k| k.kind() == "primary_constructor");
+        let primary = children(node)
+            .into_iter()
+            .find(|k| k.kind() == "primary_constructor");
         let ctx = BodyCtx {
             type_fqn: &fqn,
             depth,
         };
         let mut ctor = MethodDecl {
             name: "<init>".into(),
-            modifiers: vec![if matches!(holder, Holder::Object | Holder::Companion) || kind == TypeKind::Enum {
-                "private".to_string()
-            } else {
-                "public".to_string()
-            }],
+            modifiers: vec![
+                if matches!(holder, Holder::Object | Holder::Companion) || kind == TypeKind::Enum {
+                    "private".to_string()
+                } else {
+                    "public".to_string()
+                },
+            ],
             line_start: line(node),
             line_end: line(node),
             implicit: primary.is_none(),
@@ -951,7 +966,10 @@ impl<'s> Extractor<'s> {
     /// The primary constructor's parameters; `val`/`var` ones are properties of type
     /// `index` too.
     fn class_parameters(&mut self, params: Node<'_>, index: usize, ctor: &mut MethodDecl, ctx: &BodyCtx<'_>) {
-        for p in children(params).into_iter().filter(|k| k.kind() == "class_parameter") {
+        for p in children(params)
+            .into_iter()
+            .filter(|k| k.kind() == "class_parameter")
+        {
             let mods = self.modifiers(p);
             let kids = children(p);
             let Some(name) = kids.iter().find(|k| k.kind() == "identifier") else {
@@ -1103,10 +1121,14 @@ impl<'s> Extractor<'s> {
     /// A property declaration of a type (or the facade): its field, accessors, constant
     /// value and initializer. Returns the facts of its initializer, which the holder's
     /// constructor runs.
-    fn property(&mut self, node: Node<'_>, type_fqn: &str, holder: Holder, depth: usize) -> Option<MethodDecl> {
-        let Some(index) = self.type_index(type_fqn) else {
-            return None;
-        };
+    fn property(
+        &mut self,
+        node: Node<'_>,
+        type_fqn: &str,
+        holder: Holder,
+        depth: usize,
+    ) -> Option<MethodDecl> {
+        let index = self.type_index(type_fqn)?;
         let mods = self.modifiers(node);
         let kids = children(node);
         let var = kids.iter().find(|k| k.kind() == "variable_declaration")?;
@@ -1126,7 +1148,12 @@ impl<'s> Extractor<'s> {
             .iter()
             .skip_while(|k| k.id() != var.id())
             .skip(1)
-            .find(|k| !matches!(k.kind(), "getter" | "setter" | "property_delegate" | "type_constraints"))
+            .find(|k| {
+                !matches!(
+                    k.kind(),
+                    "getter" | "setter" | "property_delegate" | "type_constraints"
+                )
+            })
             .copied();
         let getter = kids.iter().find(|k| k.kind() == "getter").copied();
         let setter = kids.iter().find(|k| k.kind() == "setter").copied();
@@ -1192,7 +1219,16 @@ impl<'s> Extractor<'s> {
                 self.file.types[owner].constants.push((name.clone(), v));
             }
         }
-        self.add_property(index, holder, &name, &ty, &mods, mutable, line(node), getter.is_some());
+        self.add_property(
+            index,
+            holder,
+            &name,
+            &ty,
+            &mods,
+            mutable,
+            line(node),
+            getter.is_some(),
+        );
         // A class's property initializer is an assignment in its constructor (where the
         // constructor's parameters are in scope); other holders initialize statically.
         let assigned_in_constructor = holder == Holder::Class && !is_const;
@@ -1221,7 +1257,9 @@ impl<'s> Extractor<'s> {
                 ..MethodDecl::default()
             };
             self.body(g, &ctx, &mut m);
-            self.file.types[index].methods.retain(|x| !(x.name == m.name && x.params.is_empty()));
+            self.file.types[index]
+                .methods
+                .retain(|x| !(x.name == m.name && x.params.is_empty()));
             self.file.types[index].methods.push(m);
         }
         if let Some(s) = setter.filter(|_| !mods.has("private")) {
@@ -1385,14 +1423,18 @@ impl<'s> Extractor<'s> {
             .take_while(|k| k.id() != name_node.id())
             .find(|k| is_type_node(k.kind()))
             .map(|t| self.jvm(self.text(*t)));
-        let params_node = kids.iter().find(|k| k.kind() == "function_value_parameters").copied();
+        let params_node = kids
+            .iter()
+            .find(|k| k.kind() == "function_value_parameters")
+            .copied();
         let return_node = kids
             .iter()
             .skip_while(|k| k.kind() != "function_value_parameters")
             .find(|k| is_type_node(k.kind()))
             .copied();
         let body = kids.iter().find(|k| k.kind() == "function_body").copied();
-        let (mut params, varargs, defaults) = params_node.map(|p| self.function_params(p)).unwrap_or_default();
+        let (mut params, varargs, defaults) =
+            params_node.map(|p| self.function_params(p)).unwrap_or_default();
         if let Some(r) = &receiver {
             params.insert(0, receiver_param(r));
         }
@@ -1530,7 +1572,13 @@ impl<'s> Extractor<'s> {
     }
 
     /// `: Base(args)`, `: this(args)`, `: super(args)`.
-    fn delegation_call(&mut self, node: Node<'_>, kind: CallKind, m: &MethodDecl, ctx: &BodyCtx<'_>) -> CallSite {
+    fn delegation_call(
+        &mut self,
+        node: Node<'_>,
+        kind: CallKind,
+        m: &MethodDecl,
+        ctx: &BodyCtx<'_>,
+    ) -> CallSite {
         let args: Vec<(Option<Node<'_>>, Node<'_>)> = children(node)
             .into_iter()
             .find(|k| k.kind() == "value_arguments")
@@ -1648,7 +1696,10 @@ impl<'s> Extractor<'s> {
                 "object_literal" => {
                     self.object_literal(node, ctx, m);
                     descend = false;
-                    for k in children(node).into_iter().filter(|k| k.kind() == "delegation_specifiers") {
+                    for k in children(node)
+                        .into_iter()
+                        .filter(|k| k.kind() == "delegation_specifiers")
+                    {
                         push.push(k);
                     }
                 }
@@ -1785,10 +1836,7 @@ impl<'s> Extractor<'s> {
                 }
             }
         };
-        let arity_hint = node
-            .parent()
-            .filter(|p| p.kind() == "value_argument")
-            .map(|_| 1);
+        let arity_hint = node.parent().filter(|p| p.kind() == "value_argument").map(|_| 1);
         Some(CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1860,8 +1908,10 @@ impl<'s> Extractor<'s> {
     /// `a.b = v` is a setter call (a property write); `x = v` and `this.x = v` are
     /// assignments, for evaluating what `x` holds.
     fn assignment(&self, node: Node<'_>, m: &mut MethodDecl, ctx: &BodyCtx<'_>) {
-        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
-        else {
+        let (Some(left), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
             return;
         };
         let is_plain = node
@@ -1968,11 +2018,7 @@ impl<'s> Extractor<'s> {
             .iter()
             .find(|k| is_type_node(k.kind()))
             .map(|t| self.jvm(self.text(*t)));
-        let iterable = kids
-            .iter()
-            .skip_while(|k| k.id() != var.id())
-            .nth(1)
-            .copied();
+        let iterable = kids.iter().skip_while(|k| k.id() != var.id()).nth(1).copied();
         let source = match (&written, iterable) {
             (None, Some(it)) => Some((self.receiver(it, m, ctx, 1), "forEach".to_string())),
             _ => None,
@@ -1989,8 +2035,10 @@ impl<'s> Extractor<'s> {
     /// `x is T` in a condition: `x` is a `T` in what follows, up to the end of the
     /// enclosing `if` or `when` branch.
     fn smart_cast(&self, node: Node<'_>, m: &mut MethodDecl) {
-        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
-        else {
+        let (Some(left), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
             return;
         };
         if left.kind() != "identifier" || has_token(node, "!is") {
@@ -2050,7 +2098,9 @@ impl<'s> Extractor<'s> {
             // such a lambda has no `it`).
             return;
         }
-        let params = children(node).into_iter().find(|k| k.kind() == "lambda_parameters");
+        let params = children(node)
+            .into_iter()
+            .find(|k| k.kind() == "lambda_parameters");
         let Some(params) = params else {
             m.locals.push(Local {
                 name: "it".into(),
@@ -2087,7 +2137,11 @@ impl<'s> Extractor<'s> {
                 .iter()
                 .find(|k| is_type_node(k.kind()))
                 .map(|t| self.jvm(self.text(*t)));
-            let lambda_source = if single && ty.is_none() { source.clone() } else { None };
+            let lambda_source = if single && ty.is_none() {
+                source.clone()
+            } else {
+                None
+            };
             m.locals.push(Local {
                 name: self.text(*n).to_string(),
                 ty,
@@ -2113,19 +2167,24 @@ impl<'s> Extractor<'s> {
             };
             let scope = (lambda.start_byte(), lambda.end_byte());
             let source_recv = if site.name == "with" {
-                site.arg_exprs.first().cloned().filter(|r| *r != Receiver::Other).or_else(|| {
-                    parts
-                        .args
-                        .first()
-                        .and_then(|(_, a)| (a.kind() == "identifier").then(|| Receiver::Name(self.text(*a).to_string())))
-                })
+                site.arg_exprs
+                    .first()
+                    .cloned()
+                    .filter(|r| *r != Receiver::Other)
+                    .or_else(|| {
+                        parts.args.first().and_then(|(_, a)| {
+                            (a.kind() == "identifier").then(|| Receiver::Name(self.text(*a).to_string()))
+                        })
+                    })
             } else {
                 Some(site.receiver.clone())
             };
             let Some(recv) = source_recv else {
                 continue;
             };
-            if THIS_SCOPE_FUNCTIONS.contains(&site.name.as_str()) && (recv != Receiver::None || site.name == "with") {
+            if THIS_SCOPE_FUNCTIONS.contains(&site.name.as_str())
+                && (recv != Receiver::None || site.name == "with")
+            {
                 m.locals.push(Local {
                     name: "this".into(),
                     ty: None,
@@ -2299,7 +2358,9 @@ fn overloads_of(m: &MethodDecl, jvm_overloads: bool, all_default: bool) -> Vec<M
 /// `X::class.java` and `X::class` as Java writes them: `X.class`.
 fn class_literal(text: &str) -> String {
     let t = text.trim();
-    let stripped = t.strip_suffix("::class.java").or_else(|| t.strip_suffix("::class"));
+    let stripped = t
+        .strip_suffix("::class.java")
+        .or_else(|| t.strip_suffix("::class"));
     match stripped {
         Some(base) if !base.is_empty() => format!("{base}.class"),
         _ => t.to_string(),
@@ -2310,10 +2371,12 @@ fn class_literal(text: &str) -> String {
 fn unwrap_value(mut node: Node<'_>) -> Node<'_> {
     for _ in 0..MAX_RECEIVER_DEPTH {
         match node.kind() {
-            "parenthesized_expression" | "annotated_expression" | "value_argument" => match children(node).last() {
-                Some(inner) => node = *inner,
-                None => break,
-            },
+            "parenthesized_expression" | "annotated_expression" | "value_argument" => {
+                match children(node).last() {
+                    Some(inner) => node = *inner,
+                    None => break,
+                }
+            }
             "unary_expression" if has_token(node, "!!") => match node.child_by_field_name("argument") {
                 Some(inner) => node = inner,
                 None => break,
@@ -2328,7 +2391,11 @@ fn unwrap_value(mut node: Node<'_>) -> Node<'_> {
 fn fixed_text(e: &Expr) -> Option<String> {
     match e {
         Expr::Str(s) => Some(s.clone()),
-        Expr::Concat(parts) => parts.iter().map(fixed_text).collect::<Option<Vec<_>>>().map(|v| v.concat()),
+        Expr::Concat(parts) => parts
+            .iter()
+            .map(fixed_text)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.concat()),
         _ => None,
     }
 }
@@ -2339,5 +2406,7 @@ fn dotted_receiver(text: &str) -> Receiver {
     let Some(first) = parts.next() else {
         return Receiver::Other;
     };
-    parts.fold(Receiver::Name(first), |acc, part| Receiver::Field(Box::new(acc), part))
+    parts.fold(Receiver::Name(first), |acc, part| {
+        Receiver::Field(Box::new(acc), part)
+    })
 }

@@ -123,10 +123,7 @@ fn map(ty: &str, shadows: &dyn Shadows, as_argument: bool, depth: usize) -> Stri
             return format!("{}[]", map(element, shadows, true, depth + 1));
         }
     }
-    let mapped = MAPPED
-        .iter()
-        .find(|(k, _)| *k == base)
-        .map_or(base, |(_, v)| v);
+    let mapped = MAPPED.iter().find(|(k, _)| *k == base).map_or(base, |(_, v)| v);
     if mapped == "void" && as_argument {
         return "kotlin.Unit".to_string();
     }
@@ -236,7 +233,10 @@ mod tests {
             ("Boolean", "boolean"),
             ("String?", "String"),
             ("List<Int>", "java.util.List<Integer>"),
-            ("MutableMap<String, List<Order>>", "java.util.Map<String, java.util.List<Order>>"),
+            (
+                "MutableMap<String, List<Order>>",
+                "java.util.Map<String, java.util.List<Order>>",
+            ),
             ("Array<String>", "String[]"),
             ("IntArray", "int[]"),
             ("Unit", "void"),

@@ -666,6 +666,8 @@ fn never_panics_on_hostile_kotlin() {
     let deep_calls = format!("fun f() {{ a{} }}", ".b()".repeat(3000));
     let deep_lambdas = format!("fun f() {{ {} }}", "run { ".repeat(2000));
     let deep_types = format!("{}{}", "class A { ".repeat(200), "}".repeat(200));
+    let trailing_lambdas = format!("fun f() {{ a{} }}", " {}".repeat(20_000));
+    let deep_templates = format!("val s = {}{}", "\"${".repeat(3000), "}\"".repeat(3000));
     let inputs = [
         "",
         "class",
@@ -679,6 +681,8 @@ fn never_panics_on_hostile_kotlin() {
         deep_calls.as_str(),
         deep_lambdas.as_str(),
         deep_types.as_str(),
+        trailing_lambdas.as_str(),
+        deep_templates.as_str(),
     ];
     for (i, input) in inputs.iter().enumerate() {
         let f = crate::lang::kotlin::parse_kotlin_file(&format!("{i}.kt"), input);

@@ -151,6 +151,10 @@ pub(super) struct CallParts<'t> {
 /// Splits a `call_expression`, joining `f(a) { … }` (a call wrapped by its trailing
 /// lambda) into one call.
 pub(super) fn call_parts(node: Node<'_>) -> CallParts<'_> {
+    call_parts_at(node, 0)
+}
+
+fn call_parts_at(node: Node<'_>, depth: usize) -> CallParts<'_> {
     let mut parts = CallParts {
         receiver: None,
         name: None,
@@ -181,8 +185,8 @@ pub(super) fn call_parts(node: Node<'_>) -> CallParts<'_> {
             None => parts.other_callee = true,
         },
         // `f(a) { … }`: the inner call with the lambda as its last argument.
-        "call_expression" if arguments.is_none() && !lambdas.is_empty() => {
-            let mut inner = call_parts(callee);
+        "call_expression" if arguments.is_none() && !lambdas.is_empty() && depth < MAX_DEPTH => {
+            let mut inner = call_parts_at(callee, depth + 1);
             for l in lambdas {
                 inner.args.push((None, l));
             }

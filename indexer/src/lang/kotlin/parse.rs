@@ -1618,26 +1618,25 @@ impl<'s> Extractor<'s> {
                         self.lambda_params_from_call(&parts, &site, m);
                         m.calls.push(site);
                     }
-                    // `f(a) { … }`: the inner call is this one, not another.
+                    // `f(a) { … }`: the inner call is this one, not another; and the
+                    // callee navigation is the call, not a property read.
+                    descend = false;
                     let kids = children(node);
-                    if let Some(first) = kids.first().filter(|k| k.kind() == "call_expression") {
-                        if !kids.iter().any(|k| k.kind() == "value_arguments") {
-                            descend = false;
-                            push.extend(children(*first));
-                            push.extend(kids[1..].iter().copied());
+                    let joined = kids.first().filter(|k| {
+                        k.kind() == "call_expression" && !kids.iter().any(|x| x.kind() == "value_arguments")
+                    });
+                    let (callee_kids, rest) = match joined {
+                        Some(inner) => (children(*inner), &kids[1..]),
+                        None => (kids.clone(), &kids[..0]),
+                    };
+                    for (i, k) in callee_kids.iter().enumerate() {
+                        if i == 0 && k.kind() == "navigation_expression" {
+                            push.extend(children(*k));
+                        } else {
+                            push.push(*k);
                         }
                     }
-                    if descend {
-                        // The callee navigation is the call, not a property read.
-                        descend = false;
-                        for (i, k) in kids.iter().enumerate() {
-                            if i == 0 && k.kind() == "navigation_expression" {
-                                push.extend(children(*k));
-                            } else {
-                                push.push(*k);
-                            }
-                        }
-                    }
+                    push.extend(rest.iter().copied());
                 }
                 "navigation_expression" => {
                     let op = navigation_op(node);

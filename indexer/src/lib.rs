@@ -11,14 +11,19 @@
 //! - `java`: Java sources → types, methods, fields, resolved calls.
 //!
 //! [`Company`] reads `semgraph.toml`; [`index_product`] runs one product into a store.
+//! [`outline`] lists what one source text declares, with lines (the new side of a diff);
+//! [`git`] tells a repository's checked-out commit and whether its tree is dirty (recorded
+//! on each Repo node of a run).
 //! `fuzzing` (hidden) holds the fuzz target bodies, which need the private front-ends.
 
 mod company;
 mod error;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod git;
 #[allow(dead_code)]
 mod keys;
+mod outline;
 mod pipeline;
 #[cfg(test)]
 mod testing;
@@ -38,4 +43,5 @@ mod wiki;
 
 pub use company::{Company, ProductSource, DEFAULT_STORE};
 pub use error::IndexError;
+pub use outline::{outline, Declaration};
 pub use pipeline::{index_product, NoProgress, ProductReport, Progress};

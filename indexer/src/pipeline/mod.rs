@@ -267,10 +267,13 @@ impl ProductRun {
             .and_then(|n| n.to_str())
             .unwrap_or("repo")
             .to_string();
-        let repo = self.add(
-            w,
-            NewNode::new(NodeKind::Repo, &repo_name).attr("path", root.display().to_string()),
-        )?;
+        let mut repo_node = NewNode::new(NodeKind::Repo, &repo_name).attr("path", root.display().to_string());
+        if let Some(git) = crate::git::state(root) {
+            repo_node = repo_node
+                .attr("commit", git.commit)
+                .attr("dirty", if git.dirty { "yes" } else { "no" });
+        }
+        let repo = self.add(w, repo_node)?;
         w.add_edge(product_node, EdgeKind::Contains, repo)?;
 
         let mut warnings = Vec::new();

@@ -48,6 +48,35 @@ impl Args {
         }
         let mut values = BTreeMap::new();
         for p in spec.params {
+            if let ParamType::Text { max_bytes } = p.ty {
+                // A document is kept as sent: its last line may be a lone space (a diff's
+                // context line of an empty line).
+                match given.get(p.name).filter(|v| !v.trim().is_empty()) {
+                    Some(v) if v.len() > max_bytes => {
+                        return Err(QueryError::parameter(
+                            spec,
+                            p.name,
+                            &format!(
+                                "`{}` is {} bytes long, over its limit of {max_bytes} bytes",
+                                p.name,
+                                v.len()
+                            ),
+                        ))
+                    }
+                    Some(v) => {
+                        values.insert(p.name, v.clone());
+                    }
+                    None if p.required => {
+                        return Err(QueryError::parameter(
+                            spec,
+                            p.name,
+                            &format!("missing required parameter `{}`", p.name),
+                        ))
+                    }
+                    None => {}
+                }
+                continue;
+            }
             let value = match given.get(p.name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
                 Some(v) => v.to_string(),
                 None if p.required => {
@@ -63,7 +92,7 @@ impl Args {
                 },
             };
             let problem = match p.ty {
-                ParamType::String => None,
+                ParamType::String | ParamType::Text { .. } => None,
                 ParamType::Integer { min, max } => match value.parse::<i64>() {
                     Ok(n) if (min..=max).contains(&n) => None,
                     Ok(n) => Some(format!("`{}` must be between {min} and {max}, not {n}", p.name)),

@@ -39,45 +39,45 @@ const CANDIDATES: usize = 2_000;
 const VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 #[derive(Serialize, Clone)]
-struct CallerRow {
-    depth: usize,
-    method: NodeRef,
-    calls: String,
-    via: &'static str,
-    site: String,
+pub(crate) struct CallerRow {
+    pub(crate) depth: usize,
+    pub(crate) method: NodeRef,
+    pub(crate) calls: String,
+    pub(crate) via: &'static str,
+    pub(crate) site: String,
 }
 
 #[derive(Serialize)]
-struct EntryRow {
-    depth: usize,
-    product: String,
-    service: String,
-    kind: String,
-    name: String,
-    handler: String,
+pub(crate) struct EntryRow {
+    pub(crate) depth: usize,
+    pub(crate) product: String,
+    pub(crate) service: String,
+    pub(crate) kind: String,
+    pub(crate) name: String,
+    pub(crate) handler: String,
 }
 
 #[derive(Serialize)]
-struct CrossRow {
-    caller_product: String,
-    caller: String,
-    endpoint: String,
-    endpoint_product: String,
+pub(crate) struct CrossRow {
+    pub(crate) caller_product: String,
+    pub(crate) caller: String,
+    pub(crate) endpoint: String,
+    pub(crate) endpoint_product: String,
 }
 
 #[derive(Serialize)]
-struct TopicRow {
-    topic: String,
-    broker: String,
-    produced_by: Vec<String>,
-    consumers: Vec<String>,
+pub(crate) struct TopicRow {
+    pub(crate) topic: String,
+    pub(crate) broker: String,
+    pub(crate) produced_by: Vec<String>,
+    pub(crate) consumers: Vec<String>,
 }
 
 #[derive(Serialize)]
-struct TableRow {
-    table: String,
-    product: String,
-    written_by: Vec<String>,
+pub(crate) struct TableRow {
+    pub(crate) table: String,
+    pub(crate) product: String,
+    pub(crate) written_by: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -85,6 +85,30 @@ struct Snippet {
     title: String,
     location: String,
     code: String,
+}
+
+/// What [`consolidate`] finds: the parts of an impact answer that do not depend on how the
+/// changed methods were named.
+pub(crate) struct Consolidated {
+    /// For each reached method: the method below it and how it reaches it.
+    pub(crate) parents: crate::graph::Parents,
+    /// The nodes read so far, by id (seeds, callers shown, HTTP callers).
+    pub(crate) by_id: HashMap<u32, Node>,
+    /// Production callers by depth, at most [`ROWS`] per depth, with call sites.
+    pub(crate) callers: Vec<CallerRow>,
+    /// Production callers within `depth`, listed or not.
+    pub(crate) callers_total: usize,
+    pub(crate) endpoints: Vec<EntryRow>,
+    pub(crate) entry_points: Vec<EntryRow>,
+    pub(crate) other_products: Vec<CrossRow>,
+    pub(crate) topics: Vec<TopicRow>,
+    pub(crate) tables_written: Vec<TableRow>,
+    /// Test methods that reach the change, sorted by name.
+    pub(crate) tests: Vec<NodeRef>,
+    pub(crate) test_count: usize,
+    pub(crate) affected_methods: usize,
+    pub(crate) affected_products: Vec<String>,
+    pub(crate) incidents: Vec<IssueRow>,
 }
 
 #[derive(Serialize)]
@@ -210,8 +234,133 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         }
         Ok((nodes, how))
     })?;
-    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
     let title = format!("Impact of {target}");
+    let Consolidated {
+        parents,
+        by_id,
+        mut callers,
+        callers_total,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: test_refs,
+        test_count,
+        affected_methods,
+        affected_products,
+        incidents,
+        ..
+    } = consolidate(ctx, &seeds_nodes, depth, include_tests, &mut trace)?;
+
+    // Source: the changed methods and the direct callers' call sites, in the caller's area.
+    let mut withheld: BTreeSet<String> = BTreeSet::new();
+    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
+        let mut out = Vec::new();
+        for s in seeds_nodes.iter().take(5) {
+            if !ctx.may_read(s) {
+                withheld.insert(ctx.product_name(s.product));
+                continue;
+            }
+            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
+                out.push(Snippet {
+                    title: format!("changed: {}", method_display(s)),
+                    location: NodeRef::of(ctx, s).location(),
+                    code: text,
+                });
+            }
+        }
+        for c in callers
+            .iter()
+            .filter(|c| c.depth == 1 && c.via != "HTTP")
+            .take(10)
+        {
+            let Some(n) = by_id.get(&c.method.id) else {
+                continue;
+            };
+            if !ctx.may_read(n) {
+                withheld.insert(ctx.product_name(n.product));
+                continue;
+            }
+            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
+                continue;
+            };
+            let first = n.span.map(|s| s.start_line).unwrap_or(1);
+            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
+            let lines = call_lines(ctx, n.id.0, below, via)?;
+            let code = match lines.first() {
+                Some(&at) => excerpt(&text, first, at, 2),
+                None => excerpt(&text, first, first, 3),
+            };
+            out.push(Snippet {
+                title: format!("call site in {}", method_display(n)),
+                location: c.site.clone(),
+                code,
+            });
+        }
+        let msg = if withheld.is_empty() {
+            format!("{} snippet(s)", out.len())
+        } else {
+            format!(
+                "{} snippet(s); content withheld for {} product(s) outside your area",
+                out.len(),
+                withheld.len()
+            )
+        };
+        Ok((out, msg))
+    })?;
+    if !withheld.is_empty() {
+        trace.warn(format!(
+            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
+            withheld.len(),
+            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+
+    callers.truncate(ROWS * depth as usize);
+    let result = Impact {
+        recipe_version: VERSION,
+        target: target.clone(),
+        depth,
+        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
+        affected_methods,
+        affected_products,
+        callers_not_shown: callers_total - callers.len(),
+        callers,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: if include_tests {
+            test_refs
+        } else {
+            test_refs.into_iter().take(5).collect()
+        },
+        test_count,
+        incidents,
+        sources,
+        trace,
+    };
+    let md = render(&result, include_tests);
+    document(&title, md, &result)
+}
+
+/// The consolidated impact of changing `seeds_nodes` (methods), as both `impact` and
+/// `change-impact` report it: the blast radius up to `depth` (entry points searched
+/// deeper), the callers by depth with call sites, the endpoints and entry points reached,
+/// the callers in other services, the topics produced and their consumers, the tables
+/// written, the tests that reach the change (every one with `include_tests`, else the
+/// first [`CANDIDATES`] read) and the incidents that mention the affected products. Each
+/// part is a step of `trace`.
+pub(crate) fn consolidate(
+    ctx: &Ctx<'_>,
+    seeds_nodes: &[Node],
+    depth: u32,
+    include_tests: bool,
+    trace: &mut Trace,
+) -> Result<Consolidated, QueryError> {
+    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
 
     let (layers, parents) = trace.step(
         "blast radius (calls, interface dispatch, HTTP)",
@@ -282,7 +431,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let mut by_id: HashMap<u32, Node> = seeds_nodes.iter().map(|n| (n.id.0, n.clone())).collect();
 
     // Callers by depth (production only), each with its call site.
-    let mut callers: Vec<CallerRow> =
+    let callers: Vec<CallerRow> =
         trace.step("callers by depth with call sites", || -> Result<_, QueryError> {
             // Per depth, the rows shown come from the products in name order, each product's
             // callers in index order (a file's methods together), then sorted by name: only
@@ -578,97 +727,22 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         },
     )?;
 
-    // Source: the changed methods and the direct callers' call sites, in the caller's area.
-    let mut withheld: BTreeSet<String> = BTreeSet::new();
-    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
-        let mut out = Vec::new();
-        for s in seeds_nodes.iter().take(5) {
-            if !ctx.may_read(s) {
-                withheld.insert(ctx.product_name(s.product));
-                continue;
-            }
-            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
-                out.push(Snippet {
-                    title: format!("changed: {}", method_display(s)),
-                    location: NodeRef::of(ctx, s).location(),
-                    code: text,
-                });
-            }
-        }
-        for c in callers
-            .iter()
-            .filter(|c| c.depth == 1 && c.via != "HTTP")
-            .take(10)
-        {
-            let Some(n) = by_id.get(&c.method.id) else {
-                continue;
-            };
-            if !ctx.may_read(n) {
-                withheld.insert(ctx.product_name(n.product));
-                continue;
-            }
-            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
-                continue;
-            };
-            let first = n.span.map(|s| s.start_line).unwrap_or(1);
-            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
-            let lines = call_lines(ctx, n.id.0, below, via)?;
-            let code = match lines.first() {
-                Some(&at) => excerpt(&text, first, at, 2),
-                None => excerpt(&text, first, first, 3),
-            };
-            out.push(Snippet {
-                title: format!("call site in {}", method_display(n)),
-                location: c.site.clone(),
-                code,
-            });
-        }
-        let msg = if withheld.is_empty() {
-            format!("{} snippet(s)", out.len())
-        } else {
-            format!(
-                "{} snippet(s); content withheld for {} product(s) outside your area",
-                out.len(),
-                withheld.len()
-            )
-        };
-        Ok((out, msg))
-    })?;
-    if !withheld.is_empty() {
-        trace.warn(format!(
-            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
-            withheld.len(),
-            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
-        ));
-    }
-
-    callers.truncate(ROWS * depth as usize);
-    let result = Impact {
-        recipe_version: VERSION,
-        target: target.clone(),
-        depth,
-        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
-        affected_methods: production.len() as usize,
-        affected_products,
-        callers_not_shown: callers_total - callers.len(),
+    Ok(Consolidated {
+        parents,
+        by_id,
         callers,
+        callers_total,
         endpoints,
         entry_points,
         other_products,
         topics,
         tables_written,
-        tests: if include_tests {
-            test_refs
-        } else {
-            test_refs.into_iter().take(5).collect()
-        },
+        tests: test_refs,
         test_count,
+        affected_methods: production.len() as usize,
+        affected_products,
         incidents,
-        sources,
-        trace,
-    };
-    let md = render(&result, include_tests);
-    document(&title, md, &result)
+    })
 }
 
 fn render(r: &Impact, include_tests: bool) -> String {

@@ -8,12 +8,15 @@
 //! - [`mcp`]: the MCP server (six tools proxying into the REST API) over HTTP and stdio.
 //! - [`answer`]: one page of a document as markdown or JSON — what both the server and
 //!   `semgraph query` print.
-//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`], [`backup_cmd`]: the commands.
+//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`impact_cmd`], [`status`], [`backup_cmd`]:
+//!   the commands.
+//! - [`workspace`]: the front-ends and `git` of this machine, for the recipes that ask.
 //! - [`scale`]: synthetic companies for benchmarks.
 //! - [`java_corpus`]: a synthetic Java company written to disk, with the facts it planted.
 
 pub mod answer;
 pub mod backup_cmd;
+pub mod impact_cmd;
 pub mod index_cmd;
 pub mod java_corpus;
 pub mod mcp;
@@ -22,3 +25,4 @@ pub mod scale;
 pub mod serve_cmd;
 pub mod server;
 pub mod status;
+pub mod workspace;

@@ -83,6 +83,31 @@ enum Command {
         #[arg(long)]
         to: PathBuf,
     },
+    /// What a change breaks, for CI: a diff (or a git range of a checkout) mapped onto the
+    /// index, with the endpoints it reaches and the tests to run. Exit status: 0 complete,
+    /// 1 failed, 2 wrong request, 3 partial (a file not mapped, or a range not starting
+    /// at the indexed commit).
+    Impact {
+        /// A unified diff (`git diff` output); `-` reads standard input.
+        #[arg(long, conflicts_with = "git")]
+        diff: Option<PathBuf>,
+        /// A range `BASE..HEAD` of the repository at --repo.
+        #[arg(long, requires = "repo")]
+        git: Option<String>,
+        /// A checkout of an indexed repository (any path: matched to the indexed one by its
+        /// recorded path, else by folder name).
+        #[arg(long)]
+        repo: Option<PathBuf>,
+        /// Levels of callers followed (1..=8, default 3).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Print the JSON result instead of markdown.
+        #[arg(long)]
+        json: bool,
+        /// The store directory (opened read-only: works while a server holds it).
+        #[arg(long, default_value = ".semgraph")]
+        store: PathBuf,
+    },
     /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
     Query {
         /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
@@ -147,6 +172,35 @@ fn main() -> anyhow::Result<()> {
         Command::Backup { store, to } => {
             let report = semgraph::backup_cmd::backup(&semgraph::backup_cmd::BackupArgs { store, to })?;
             print!("{}", semgraph::backup_cmd::render(&report));
+        }
+        Command::Impact {
+            diff,
+            git,
+            repo,
+            depth,
+            json,
+            store,
+        } => {
+            if !store.exists() {
+                eprintln!("semgraph impact: no store at {} (index something first)", store.display());
+                std::process::exit(semgraph::impact_cmd::ExitStatus::Failed as i32);
+            }
+            let out = semgraph::impact_cmd::run(&semgraph::impact_cmd::ImpactArgs {
+                store,
+                diff,
+                git,
+                repo,
+                depth,
+                json,
+            });
+            if out.status == semgraph::impact_cmd::ExitStatus::Invalid
+                || out.status == semgraph::impact_cmd::ExitStatus::Failed
+            {
+                eprint!("{}", out.body);
+            } else {
+                print!("{}", out.body);
+            }
+            std::process::exit(out.status as i32);
         }
         Command::Query {
             target,

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use semgraph_indexer::{index_product, Company, NoProgress};
-use semgraph_queries::{execute, Caller, Document, Request};
+use semgraph::workspace::LocalWorkspace;
+use semgraph_queries::{execute, execute_with, Caller, Document, Request};
 use semgraph_storage::Store;
 
 fn acme() -> PathBuf {
@@ -49,6 +50,10 @@ fn golden(name: &str, doc: &Document) {
     let mut settings = insta::Settings::clone_current();
     settings.add_filter(r"\(\d+\.\d{3}s\)", "(T s)");
     settings.add_filter(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z", "DATE");
+    // The fixture lives in semgraph's own repository: the commit it was indexed at is
+    // whatever semgraph's HEAD is, and its tree may be dirty while someone works.
+    settings.add_filter(r"(?m)^- WARN: [^\n]*indexed at [^\n]*\n", "");
+    settings.add_filter(r"indexed at [0-9a-f]{7}[^(\n]*\(", "indexed at COMMIT (");
     settings.set_snapshot_path("golden");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(name, doc.markdown));
@@ -121,6 +126,7 @@ fn other_recipe_golden_documents() {
 
 #[test]
 fn every_recipe_opens_with_title_version_and_steps() {
+    let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
     for (endpoint, params) in [
         (
             "impact",
@@ -131,6 +137,7 @@ fn every_recipe_opens_with_title_version_and_steps() {
         ("jira-history", vec![("service", "payments")]),
         ("endpoint-trace", vec![("endpoint", "GET /api/orders/{id}")]),
         ("service-map", vec![]),
+        ("change-impact", vec![("diff", diff.as_str())]),
     ] {
         let doc = ask("recipes", endpoint, &params);
         let lines: Vec<&str> = doc.markdown.lines().collect();
@@ -363,4 +370,148 @@ fn primitive_golden_documents() {
     for (domain, endpoint, params) in cases {
         golden(&format!("{domain}-{endpoint}"), &ask(domain, endpoint, params));
     }
+}
+
+/// The pull request of `fixtures/acme/changes/` (see EXPECTED.md, `Change impact`), asked
+/// with this machine's workspace (the new side of each file is the fixture with the diff
+/// applied).
+fn change_impact() -> Document {
+    let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
+    let request = Request::new("recipes", "change-impact", [("diff", diff.as_str())]);
+    match execute_with(&store().snapshot(), &Caller::full_access(), &request, &LocalWorkspace::new()) {
+        Ok(doc) => doc,
+        Err(e) => panic!("change-impact failed: {}", e.body()),
+    }
+}
+
+#[test]
+fn change_impact_golden_document() {
+    golden("change-impact-orders-open-orders", &change_impact());
+}
+
+/// The tables under `## section` of EXPECTED.md, each a list of rows (header dropped).
+fn expected_tables(section: &str) -> Vec<Vec<Vec<String>>> {
+    let text = std::fs::read_to_string(acme().join("EXPECTED.md")).expect("EXPECTED.md");
+    let mut tables: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut inside = false;
+    let mut in_table = false;
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            inside = h.trim() == section;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line.starts_with('|') {
+            if !in_table {
+                tables.push(Vec::new());
+                in_table = true;
+                continue; // header
+            }
+            if line.starts_with("|---") {
+                continue;
+            }
+            if let Some(t) = tables.last_mut() {
+                t.push(line.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect());
+            }
+        } else {
+            in_table = false;
+        }
+    }
+    tables
+}
+
+#[test]
+fn change_impact_gives_the_facts_expected_md_lists() {
+    let tables = expected_tables("Change impact");
+    assert_eq!(tables.len(), 2, "two tables in the Change impact section");
+    let doc = change_impact();
+    let j = &doc.json;
+    assert_eq!(j["recipe_version"], "change-impact/1");
+    assert_eq!(j["complete"], true, "every file is mapped: {}", doc.markdown);
+    // Exactly the declarations listed, each with its change.
+    let strip = |name: &str| name.split('(').next().unwrap_or(name).to_string();
+    let mut got: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for part in ["code", "schema", "config"] {
+        for t in j[part].as_array().cloned().unwrap_or_default() {
+            got.insert((
+                t["change"].as_str().unwrap_or("").to_string(),
+                t["kind"].as_str().unwrap_or("").to_string(),
+                strip(t["name"].as_str().unwrap_or("")),
+            ));
+        }
+    }
+    let want: BTreeSet<(String, String, String)> =
+        tables[0].iter().map(|r| (r[0].clone(), r[1].clone(), r[2].clone())).collect();
+    assert_eq!(got, want, "declarations touched");
+    // The new route, said as not in the graph yet.
+    let routes: Vec<(String, bool)> = j["endpoints_touched"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| (e["endpoint"].as_str().unwrap_or("").to_string(), e["indexed"].as_bool().unwrap_or(true)))
+        .collect();
+    assert!(
+        routes.contains(&("GET /api/orders/customers/{customerId}/open".to_string(), false)),
+        "{routes:?}"
+    );
+    // What the consolidated impact reaches.
+    let rows = |key: &str| j[key].as_array().cloned().unwrap_or_default();
+    let endpoints: BTreeSet<String> = rows("endpoints")
+        .iter()
+        .map(|e| format!("{} {}", e["service"].as_str().unwrap_or(""), e["name"].as_str().unwrap_or("")))
+        .collect();
+    let entry_points: BTreeSet<String> = rows("entry_points")
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {} {}",
+                e["service"].as_str().unwrap_or(""),
+                e["kind"].as_str().unwrap_or(""),
+                e["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let http_callers: BTreeSet<String> = rows("other_products")
+        .iter()
+        .map(|c| strip(c["caller"].as_str().unwrap_or("")))
+        .collect();
+    let tables_written: BTreeSet<String> = rows("tables_written")
+        .iter()
+        .map(|t| t["table"].as_str().unwrap_or("").to_string())
+        .collect();
+    let tests: BTreeSet<String> = rows("tests")
+        .iter()
+        .flat_map(|c| {
+            let class = c["class"].as_str().unwrap_or("").to_string();
+            c["methods"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |m| format!("{class}.{}", m.as_str().unwrap_or("")))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for row in &tables[1] {
+        let (what, name) = (row[0].as_str(), &row[1]);
+        let found = match what {
+            "endpoint" => endpoints.contains(name),
+            "entry point" => entry_points.contains(name),
+            "http caller" => http_callers.contains(name),
+            "table written" => tables_written.contains(name),
+            "test" => tests.contains(name),
+            "none" => !endpoints.contains(name),
+            other => panic!("unknown row kind {other}"),
+        };
+        if !found {
+            problems.push(format!("{what} {name}"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "not as EXPECTED.md says: {problems:?}\nendpoints {endpoints:?}\nentry points {entry_points:?}\ntests {tests:?}"
+    );
 }

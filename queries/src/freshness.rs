@@ -111,13 +111,16 @@ pub(crate) fn sentence(f: &RepoFreshness) -> String {
 }
 
 /// Adds a step naming the indexed commit of every repository of `products` (in name
-/// order) and a `WARN:` line for each that has moved on. Returns what it found.
+/// order) and a `WARN:` line for each that has moved on — unless the question is about
+/// the indexed commit itself (`asked_about`: a range whose base it is). Returns what it
+/// found.
 pub(crate) fn note(
     ctx: &Ctx<'_>,
     trace: &mut Trace,
     products: &[String],
+    asked_about: Option<&str>,
 ) -> Result<Vec<RepoFreshness>, QueryError> {
-    let found = trace.step(
+    let mut found = trace.step(
         "index freshness (commit indexed, HEAD now)",
         || -> Result<_, QueryError> {
             let mut found = Vec::new();
@@ -134,6 +137,12 @@ pub(crate) fn note(
             Ok((found, text))
         },
     )?;
+    for f in &mut found {
+        if f.stale && asked_about.is_some() && f.indexed_commit.as_deref() == asked_about {
+            // The question is about the indexed commit: HEAD being elsewhere is expected.
+            f.stale = false;
+        }
+    }
     for f in found.iter().filter(|f| f.stale) {
         trace.warn(format!(
             "{}: the answer describes the indexed commit, not the code on disk now; re-index `{}` for a fresh answer",

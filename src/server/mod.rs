@@ -79,6 +79,7 @@ struct Shared {
     openapi_json: String,
     jobs: admin::Jobs,
     limiter: limits::Limiter,
+    workspace: Arc<crate::workspace::LocalWorkspace>,
 }
 
 /// Everything a handler needs; one `Arc`, cheap to clone.
@@ -111,6 +112,7 @@ impl AppState {
                 openapi_json,
                 jobs: admin::Jobs::default(),
                 limiter: limits::Limiter::new(options.limits),
+                workspace: Arc::new(crate::workspace::LocalWorkspace::new()),
             }),
         }
     }
@@ -148,6 +150,11 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> &limits::Limiter {
         &self.shared.limiter
+    }
+
+    /// The front-ends and repositories of this machine, for the recipes that ask.
+    pub(crate) fn workspace(&self) -> &Arc<crate::workspace::LocalWorkspace> {
+        &self.shared.workspace
     }
 }
 

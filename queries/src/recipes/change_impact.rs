@@ -24,8 +24,8 @@
 //! their consumers, tables written, and the tests that reach the change grouped by class (a
 //! list a CI job can run), with the step trace, the commit each repository was indexed at,
 //! and what the diff touches that the graph cannot map (a file not indexed, a binary, an
-//! ambiguous path, lines outside any declaration). `complete` is false when anything was
-//! left unmapped or an index is stale.
+//! ambiguous path, lines outside any declaration). `complete` is false when a file was
+//! left unmapped or a range does not start at the indexed commit.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -126,7 +126,7 @@ struct ChangeImpact {
     repo: Option<String>,
     range: Option<String>,
     depth: u32,
-    /// True when every file was mapped and no touched repository's index is stale.
+    /// True when every file was mapped (and a range starts at the indexed commit).
     complete: bool,
     files: Vec<FileChange>,
     /// Methods, types and fields touched.
@@ -159,11 +159,11 @@ struct FileDiff<'a> {
     new_path: Option<String>,
     status: &'static str,
     binary: bool,
-    /// Old-side lines deleted (non-blank).
+    /// Old-side lines deleted (code: not blank, not only a comment).
     deleted: Vec<u32>,
-    /// Old-side line after which non-blank lines were inserted (0: before the first).
+    /// Old-side line after which code lines were inserted (0: before the first).
     inserted_after: Vec<u32>,
-    /// New-side lines inserted (non-blank).
+    /// New-side lines of code inserted.
     added: Vec<u32>,
     /// New-side line where each deletion happened (the line that follows it).
     deletion_anchors: Vec<u32>,
@@ -172,6 +172,17 @@ struct FileDiff<'a> {
     /// The whole new text, when the diff holds it (a created file).
     created_text: Option<String>,
     patch: Option<diffy::Patch<'a, str>>,
+}
+
+/// True for a line that can change what code does: not blank, not only a comment.
+fn is_code(text: &str) -> bool {
+    let t = text.trim();
+    !(t.is_empty()
+        || t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with('*')
+        || t.starts_with("--")
+        || t.starts_with('#'))
 }
 
 /// Strips git's `a/`/`b/` prefix.
@@ -240,7 +251,7 @@ fn read_patch<'a>(fp: diffy::patch_set::FilePatch<'a, str>, git: bool) -> FileDi
                 }
                 Line::Delete(text) => {
                     f.lines_removed += 1;
-                    if !text.trim().is_empty() {
+                    if is_code(text) {
                         f.deleted.push(old);
                         f.deletion_anchors.push(new);
                     }
@@ -254,7 +265,7 @@ fn read_patch<'a>(fp: diffy::patch_set::FilePatch<'a, str>, git: bool) -> FileDi
                             created.push('\n');
                         }
                     }
-                    if !text.trim().is_empty() {
+                    if is_code(text) {
                         f.added.push(new);
                         f.inserted_after.push(old.saturating_sub(1));
                     }
@@ -304,14 +315,16 @@ fn parse_range(range: &str) -> Option<(String, String)> {
 struct Located {
     file: Node,
     repo: Option<Node>,
+    /// The service (deployable module) the file belongs to, else the product.
+    service: String,
 }
 
 /// Where a path of the diff is, among the indexed files.
 enum Place {
     Found(Located),
     /// Not indexed, but inside the repository `repo` (a new file, or a kind semgraph does
-    /// not index).
-    InRepo(Node),
+    /// not index), in the service of the files beside it.
+    InRepo(Node, String),
     Ambiguous(Vec<String>),
     Nowhere,
 }
@@ -348,6 +361,17 @@ impl Finder<'_, '_> {
             .cloned()
     }
 
+    /// The service holding `file` (its Service parent), else its product.
+    fn service_of(&self, file: &Node) -> Result<String, QueryError> {
+        Ok(self
+            .ctx
+            .neighbor_nodes(file.id, Direction::In, EdgeKind::Contains)?
+            .into_iter()
+            .find(|p| p.kind == NodeKind::Service)
+            .map(|s| s.name)
+            .unwrap_or_else(|| self.ctx.product_name(file.product)))
+    }
+
     fn keep(&self, file: &Node) -> bool {
         match &self.only {
             Some(r) => r.product == file.product && file.attr("repo") == Some(r.name.as_str()),
@@ -372,6 +396,7 @@ impl Finder<'_, '_> {
                     return Ok(Place::Found(Located {
                         file: one.clone(),
                         repo: self.repo_of(one),
+                        service: self.service_of(one)?,
                     }))
                 }
                 many => {
@@ -403,26 +428,27 @@ impl Finder<'_, '_> {
                     .map(|n| n.0)
                     .filter(|id| files.contains(*id))
                     .collect();
-                let mut repos: BTreeMap<String, Node> = BTreeMap::new();
+                let mut repos: BTreeMap<String, (Node, Node)> = BTreeMap::new();
                 for f in self.ctx.load(hits)? {
                     let starts = f.name.starts_with(&prefix)
                         || f.fqn.as_deref().is_some_and(|q| q.starts_with(&prefix));
                     if starts && self.keep(&f) {
                         if let Some(r) = self.repo_of(&f) {
-                            repos.insert(format!("{}/{}", self.ctx.product_name(r.product), r.name), r);
+                            repos.insert(format!("{}/{}", self.ctx.product_name(r.product), r.name), (r, f));
                         }
                     }
                 }
                 if repos.len() == 1 {
-                    if let Some((_, r)) = repos.into_iter().next() {
-                        return Ok(Place::InRepo(r));
+                    if let Some((_, (r, sibling))) = repos.into_iter().next() {
+                        let service = self.service_of(&sibling)?;
+                        return Ok(Place::InRepo(r, service));
                     }
                 }
             }
         }
         if let Some(r) = &self.only {
             if !dir.is_empty() || path.contains('.') {
-                return Ok(Place::InRepo(r.clone()));
+                return Ok(Place::InRepo(r.clone(), self.ctx.product_name(r.product)));
             }
         }
         Ok(Place::Nowhere)
@@ -672,7 +698,7 @@ fn map_file(
                     for r in &d.routes {
                         out.endpoints.push(EndpointChange {
                             change: "new route",
-                            service: product.to_string(),
+                            service: loc.map(|l| l.service.clone()).unwrap_or_else(|| product.to_string()),
                             endpoint: r.clone(),
                             handler: d.fqn.clone(),
                             indexed: route_indexed(ctx, product, r)?,
@@ -1012,7 +1038,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             let place = finder.locate(lookup)?;
             let loc = match place {
                 Place::Found(l) => Some(l),
-                Place::InRepo(r) => {
+                Place::InRepo(r, service) => {
                     change.product = Some(ctx.product_name(r.product));
                     change.repo = Some(r.name.clone());
                     if f.status == "added" && !f.binary {
@@ -1028,7 +1054,11 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                             flags: NodeFlags::default(),
                             attrs: Vec::new(),
                         };
-                        Some(Located { file, repo: Some(r) })
+                        Some(Located {
+                            file,
+                            repo: Some(r),
+                            service,
+                        })
                     } else {
                         change.not_mapped = Some(if f.binary {
                             "binary: not read".into()
@@ -1318,11 +1348,14 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     // Which commit each touched repository was indexed at, and whether it has moved on.
     let mut products: Vec<String> = touched_repos.iter().map(|(p, _)| p.clone()).collect();
     products.dedup();
-    let mut fresh = freshness::note(ctx, &mut trace, &products)?;
+    let base = range_ends.as_ref().map(|(b, _)| b.as_str());
+    let mut fresh = freshness::note(ctx, &mut trace, &products, base)?;
     fresh.retain(|f| touched_repos.contains(&(f.product.clone(), f.repo.clone())));
-    if let (Some((base, _)), Some(repo)) = (&range_ends, &only) {
+    let mut off_base = false;
+    if let (Some(base), Some(repo)) = (base, &only) {
         if let Some(indexed) = repo.attr("commit") {
             if indexed != base {
+                off_base = true;
                 trace.warn(format!(
                     "`{}` was indexed at {}, the range starts at {}: the old side is located by the indexed spans, which may have moved",
                     repo.name,
@@ -1342,8 +1375,10 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         })
         .cloned()
         .collect();
-    let stale = fresh.iter().any(|f| f.stale);
-    let complete = not_mapped.is_empty() && !stale && !withheld;
+    // A plain diff says nothing of its base: a repository that has moved on since its
+    // index is said (WARN above) but does not make the mapping partial; a range does when
+    // it starts elsewhere than the indexed commit.
+    let complete = not_mapped.is_empty() && !off_base && !withheld;
 
     let result = ChangeImpact {
         recipe_version: VERSION,
@@ -1589,9 +1624,9 @@ fn render(r: &ChangeImpact) -> String {
             r.tests.len(),
         ));
         md.para(if r.complete {
-            "Every file of the diff was mapped, and every touched repository's index is current."
+            "Every file of the diff was mapped onto the index."
         } else {
-            "**Partial answer**: part of the diff could not be mapped or an index is stale — see `Not mapped` and the WARN lines above."
+            "**Partial answer**: part of the diff could not be mapped, or the range does not start at the indexed commit — see `Not mapped` and the WARN lines above."
         });
     }
 

@@ -252,6 +252,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         incidents,
         ..
     } = consolidate(ctx, &seeds_nodes, depth, include_tests, &mut trace)?;
+    crate::freshness::note(ctx, &mut trace, &affected_products, None)?;
 
     // Source: the changed methods and the direct callers' call sites, in the caller's area.
     let mut withheld: BTreeSet<String> = BTreeSet::new();

@@ -1464,10 +1464,9 @@ fn touched_table(md: &mut Md, rows: &[Touched], empty: &str) {
     more(md, rows.len(), table.len(), "see the JSON answer");
 }
 
-/// A Mermaid label: quotes and brackets that would end it replaced.
+/// A Mermaid label, written inside quotes: the characters that would end it as entities.
 fn label(text: &str) -> String {
-    text.replace('"', "'")
-        .replace(['[', ']', '{', '}', '<', '>'], " ")
+    text.replace('"', "#quot;").replace('<', "#lt;").replace('>', "#gt;")
 }
 
 /// A Mermaid flowchart under construction, cut at [`DIAGRAM_NODES`] nodes.

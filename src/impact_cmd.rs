@@ -155,17 +155,17 @@ pub fn run(args: &ImpactArgs) -> ImpactOutput {
             if args.repo.is_none() {
                 return fail(
                     ExitStatus::Invalid,
-                    "semgraph impact: --git BASE..HEAD needs --repo PATH (the repository's checkout)\n".into(),
+                    "semgraph impact: --git BASE..HEAD needs --repo PATH (the repository's checkout)\n"
+                        .into(),
                 );
             }
             params.push(("range".into(), range.clone()));
         }
-        _ => {
-            return fail(
-                ExitStatus::Invalid,
-                "semgraph impact: give --diff FILE (or - for standard input), or --git BASE..HEAD --repo PATH\n".into(),
-            )
-        }
+        _ => return fail(
+            ExitStatus::Invalid,
+            "semgraph impact: give --diff FILE (or - for standard input), or --git BASE..HEAD --repo PATH\n"
+                .into(),
+        ),
     }
     let request = Request::new("recipes", "change-impact", params);
     match execute_with(&store.snapshot(), &Caller::full_access(), &request, &workspace) {

@@ -182,7 +182,10 @@ fn main() -> anyhow::Result<()> {
             store,
         } => {
             if !store.exists() {
-                eprintln!("semgraph impact: no store at {} (index something first)", store.display());
+                eprintln!(
+                    "semgraph impact: no store at {} (index something first)",
+                    store.display()
+                );
                 std::process::exit(semgraph::impact_cmd::ExitStatus::Failed as i32);
             }
             let out = semgraph::impact_cmd::run(&semgraph::impact_cmd::ImpactArgs {

@@ -39,7 +39,9 @@ pub struct LocalWorkspace {
 
 impl std::fmt::Debug for LocalWorkspace {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LocalWorkspace").field("checkouts", &self.checkouts).finish()
+        f.debug_struct("LocalWorkspace")
+            .field("checkouts", &self.checkouts)
+            .finish()
     }
 }
 
@@ -72,7 +74,10 @@ impl LocalWorkspace {
             // Only when the indexed commit is an ancestor of HEAD is "behind" a count.
             git::run(root, &["merge-base", "--is-ancestor", c, &state.commit])?;
             let range = format!("{c}..{}", state.commit);
-            git::run(root, &["rev-list", "--count", &range])?.trim().parse().ok()
+            git::run(root, &["rev-list", "--count", &range])?
+                .trim()
+                .parse()
+                .ok()
         });
         Some(RepoHead {
             commit: state.commit,
@@ -84,10 +89,13 @@ impl LocalWorkspace {
     /// The commit `rev` names in `root`.
     fn commit_of(root: &Path, rev: &str) -> Result<String, WorkspaceError> {
         let spec = format!("{rev}^{{commit}}");
-        git::run(root, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .ok_or_else(|| WorkspaceError(format!("`{rev}` names no commit there")))
+        git::run(
+            root,
+            &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec],
+        )
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| WorkspaceError(format!("`{rev}` names no commit there")))
     }
 }
 

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph::workspace::LocalWorkspace;
+use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, execute_with, Caller, Document, Request};
 use semgraph_storage::Store;
 
@@ -378,7 +378,12 @@ fn primitive_golden_documents() {
 fn change_impact() -> Document {
     let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
     let request = Request::new("recipes", "change-impact", [("diff", diff.as_str())]);
-    match execute_with(&store().snapshot(), &Caller::full_access(), &request, &LocalWorkspace::new()) {
+    match execute_with(
+        &store().snapshot(),
+        &Caller::full_access(),
+        &request,
+        &LocalWorkspace::new(),
+    ) {
         Ok(doc) => doc,
         Err(e) => panic!("change-impact failed: {}", e.body()),
     }
@@ -413,7 +418,12 @@ fn expected_tables(section: &str) -> Vec<Vec<Vec<String>>> {
                 continue;
             }
             if let Some(t) = tables.last_mut() {
-                t.push(line.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect());
+                t.push(
+                    line.trim_matches('|')
+                        .split('|')
+                        .map(|c| c.trim().to_string())
+                        .collect(),
+                );
             }
         } else {
             in_table = false;
@@ -442,8 +452,10 @@ fn change_impact_gives_the_facts_expected_md_lists() {
             ));
         }
     }
-    let want: BTreeSet<(String, String, String)> =
-        tables[0].iter().map(|r| (r[0].clone(), r[1].clone(), r[2].clone())).collect();
+    let want: BTreeSet<(String, String, String)> = tables[0]
+        .iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone()))
+        .collect();
     assert_eq!(got, want, "declarations touched");
     // The new route, said as not in the graph yet.
     let routes: Vec<(String, bool)> = j["endpoints_touched"]
@@ -451,7 +463,12 @@ fn change_impact_gives_the_facts_expected_md_lists() {
         .cloned()
         .unwrap_or_default()
         .iter()
-        .map(|e| (e["endpoint"].as_str().unwrap_or("").to_string(), e["indexed"].as_bool().unwrap_or(true)))
+        .map(|e| {
+            (
+                e["endpoint"].as_str().unwrap_or("").to_string(),
+                e["indexed"].as_bool().unwrap_or(true),
+            )
+        })
         .collect();
     assert!(
         routes.contains(&("GET /api/orders/customers/{customerId}/open".to_string(), false)),
@@ -461,7 +478,13 @@ fn change_impact_gives_the_facts_expected_md_lists() {
     let rows = |key: &str| j[key].as_array().cloned().unwrap_or_default();
     let endpoints: BTreeSet<String> = rows("endpoints")
         .iter()
-        .map(|e| format!("{} {}", e["service"].as_str().unwrap_or(""), e["name"].as_str().unwrap_or("")))
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["service"].as_str().unwrap_or(""),
+                e["name"].as_str().unwrap_or("")
+            )
+        })
         .collect();
     let entry_points: BTreeSet<String> = rows("entry_points")
         .iter()

@@ -157,6 +157,21 @@ mod tests {
     }
 
     #[test]
+    fn a_document_parameter_is_kept_as_sent_and_bounded_in_bytes() {
+        let spec = endpoint_spec("recipes", "change-impact").expect("change-impact");
+        let diff = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n \n";
+        let args = Args::check(spec, &given(&[("diff", diff)])).expect("valid");
+        assert_eq!(
+            args.get("diff"),
+            Some(diff),
+            "not trimmed: the last context line is a space"
+        );
+        let big = "x".repeat(crate::catalog::DIFF_MAX_BYTES + 1);
+        let err = Args::check(spec, &given(&[("diff", &big)])).expect_err("too long");
+        assert!(err.body().contains("parameter `diff`"), "{}", err.body());
+    }
+
+    #[test]
     fn an_unknown_name_beside_a_missing_required_one_is_pointed_to_it() {
         let callers = endpoint_spec("code", "callers").expect("code/callers");
         let err = Args::check(callers, &given(&[("name", "a.B.c")])).expect_err("unknown");

@@ -177,7 +177,9 @@ pub(crate) fn body_params(
         let text = match (types(&name), &v) {
             (_, Value::Null) => return Err(wrong("given a value or left out")),
             (_, Value::Array(_) | Value::Object(_)) => return Err(wrong("a string, number or boolean")),
-            (Some(ParamType::String | ParamType::Enum(_) | ParamType::Text { .. }), Value::String(s)) => s.clone(),
+            (Some(ParamType::String | ParamType::Enum(_) | ParamType::Text { .. }), Value::String(s)) => {
+                s.clone()
+            }
             (Some(ParamType::Integer { .. }), Value::Number(n)) => match integer(n) {
                 Some(i) => i,
                 None => return Err(wrong(json_kind(ParamType::Integer { min: 0, max: 0 }))),
@@ -349,7 +351,12 @@ pub(crate) async fn document(
     let workspace = state.workspace().clone();
     let computed = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let entry = Arc::new(Entry::new(execute_with(&snapshot, &caller, &request, &*workspace)?));
+        let entry = Arc::new(Entry::new(execute_with(
+            &snapshot,
+            &caller,
+            &request,
+            &*workspace,
+        )?));
         cache.cache().insert(key, entry.clone());
         Ok::<_, semgraph_queries::QueryError>(entry)
     })

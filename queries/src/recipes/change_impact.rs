@@ -698,7 +698,9 @@ fn map_file(
                     for r in &d.routes {
                         out.endpoints.push(EndpointChange {
                             change: "new route",
-                            service: loc.map(|l| l.service.clone()).unwrap_or_else(|| product.to_string()),
+                            service: loc
+                                .map(|l| l.service.clone())
+                                .unwrap_or_else(|| product.to_string()),
                             endpoint: r.clone(),
                             handler: d.fqn.clone(),
                             indexed: route_indexed(ctx, product, r)?,
@@ -1466,7 +1468,9 @@ fn touched_table(md: &mut Md, rows: &[Touched], empty: &str) {
 
 /// A Mermaid label, written inside quotes: the characters that would end it as entities.
 fn label(text: &str) -> String {
-    text.replace('"', "#quot;").replace('<', "#lt;").replace('>', "#gt;")
+    text.replace('"', "#quot;")
+        .replace('<', "#lt;")
+        .replace('>', "#gt;")
 }
 
 /// A Mermaid flowchart under construction, cut at [`DIAGRAM_NODES`] nodes.

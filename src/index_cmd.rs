@@ -1,5 +1,6 @@
 //! `semgraph index`: index products into a store, with progress bars and a summary.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,6 +81,72 @@ impl Progress for Bar {
     }
 }
 
+/// One warning of a run, as the summary prints it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SummaryWarning {
+    /// The file, relative to its repository.
+    pub file: String,
+    /// The line, when known.
+    pub line: Option<u32>,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// What one product's run did, as `semgraph index` prints it — from a run in this process
+/// or from a server's index job (whose jobs list carries it).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunSummary {
+    /// The product.
+    pub product: String,
+    /// Files indexed per kind.
+    pub files: BTreeMap<String, u64>,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Nodes written per kind.
+    pub nodes: BTreeMap<String, u64>,
+    /// Indexer counters.
+    pub stats: BTreeMap<String, u64>,
+    /// Every warning.
+    pub warnings: Vec<SummaryWarning>,
+    /// Wall time of the run.
+    pub seconds: f64,
+}
+
+impl From<&ProductReport> for RunSummary {
+    fn from(r: &ProductReport) -> RunSummary {
+        RunSummary {
+            product: r.product.clone(),
+            files: r.files.clone(),
+            bytes: r.bytes,
+            nodes: r.nodes.clone(),
+            stats: r.stats.clone(),
+            warnings: r
+                .warnings
+                .iter()
+                .map(|w| SummaryWarning {
+                    file: w.file.clone(),
+                    line: w.line,
+                    message: w.message.clone(),
+                })
+                .collect(),
+            seconds: r.elapsed.as_secs_f64(),
+        }
+    }
+}
+
+/// Indexes every product of `company` into its store, one generation each — or, when a
+/// running `semgraph serve` holds the store, hands the run to that server and follows its
+/// job to the end (`crate::handoff`).
+pub fn index_or_hand_off(company: &Company, progress: bool) -> anyhow::Result<Vec<RunSummary>> {
+    if let Some(server) = crate::handoff::find(&company.store) {
+        return crate::handoff::hand_off(&server, company, progress);
+    }
+    Ok(run_index(company, progress)?
+        .iter()
+        .map(RunSummary::from)
+        .collect())
+}
+
 /// Indexes every product of `company` into its store, one generation each.
 pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<ProductReport>> {
     let store = Store::open(&company.store)?;
@@ -113,7 +180,7 @@ pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<Produc
 
 /// The summary printed at the end of `semgraph index`: one row per product, then every
 /// warning with its file.
-pub fn render_summary(reports: &[ProductReport]) -> String {
+pub fn render_summary(reports: &[RunSummary]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -147,7 +214,7 @@ pub fn render_summary(reports: &[ProductReport]) -> String {
             node("http-call") + stat("producers") + node("topic"),
             stat("tables.reads") + stat("tables.writes"),
             r.warnings.len(),
-            r.elapsed.as_secs_f64()
+            r.seconds
         );
     }
     let _ = writeln!(

@@ -29,6 +29,24 @@ enum Command {
         /// Repositories to index as one product each, named after their folder.
         paths: Vec<PathBuf>,
     },
+    /// Keep a store fresh: index what is out of date, then re-index a product whenever its
+    /// files change (handed to `semgraph serve` when a server holds the store).
+    Watch {
+        /// The store directory (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// A semgraph.toml (default: ./semgraph.toml when no PATH is given).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Watch only this product of the config (repeatable).
+        #[arg(long = "product")]
+        products: Vec<String>,
+        /// How long a burst of saves is gathered before a run, in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        debounce_ms: u64,
+        /// Repositories to watch as one product each, named after their folder.
+        paths: Vec<PathBuf>,
+    },
     /// Show what a store holds: products, areas, node counts, last index runs.
     Status {
         /// The store directory.
@@ -150,10 +168,26 @@ fn main() -> anyhow::Result<()> {
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
             };
             let company = semgraph::index_cmd::company_for(&request)?;
-            let reports = semgraph::index_cmd::run_index(&company, request.progress)?;
-            print!("{}", semgraph::index_cmd::render_summary(&reports));
+            let summaries = semgraph::index_cmd::index_or_hand_off(&company, request.progress)?;
+            print!("{}", semgraph::index_cmd::render_summary(&summaries));
             println!("\nstore: {}", company.store.display());
         }
+        Command::Watch {
+            store,
+            config,
+            products,
+            debounce_ms,
+            paths,
+        } => semgraph::watch_cmd::watch(&semgraph::watch_cmd::WatchArgs {
+            index: semgraph::index_cmd::IndexRequest {
+                config,
+                store,
+                products,
+                paths,
+                progress: false,
+            },
+            debounce: std::time::Duration::from_millis(debounce_ms.max(10)),
+        })?,
         Command::Status { store } => {
             if !store.exists() {
                 anyhow::bail!("no store at {} (index something first)", store.display());

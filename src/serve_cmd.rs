@@ -111,7 +111,16 @@ fn serve_store(
             println!("Tokens are configured: send `Authorization: Bearer <token>`.");
         }
         tracing::info!(%addr, "listening");
+        // `semgraph index` and `watch` on this store hand their runs to this server.
+        let recorded = match crate::handoff::record(store_dir, addr) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot record where this server listens; index runs beside it will fail");
+                None
+            }
+        };
         server::serve(listener, state, server::shutdown_signal()).await?;
+        drop(recorded);
         Ok::<_, anyhow::Error>(())
     });
     // An index job still running is abandoned: the store serves the last committed
@@ -142,7 +151,8 @@ pub fn up(target: Option<&Path>, store: Option<PathBuf>, bind: Option<String>) -
     let company = company_for_up(target, store)?;
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let reports = crate::index_cmd::run_index(&company, progress)?;
-    print!("{}", crate::index_cmd::render_summary(&reports));
+    let summaries: Vec<crate::index_cmd::RunSummary> = reports.iter().map(Into::into).collect();
+    print!("{}", crate::index_cmd::render_summary(&summaries));
     println!();
     let example = if target.is_none() {
         "com.acme.orders.service.OrderService.placeOrder"

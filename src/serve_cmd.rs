@@ -106,11 +106,6 @@ fn serve_store(
         let listener = server::bind(&bind, &config.auth).await?;
         let addr = listener.local_addr()?;
         let base = format!("http://{addr}");
-        println!("{}", banner(&base, store_dir, example_target));
-        if config.auth.is_configured() {
-            println!("Tokens are configured: send `Authorization: Bearer <token>`.");
-        }
-        tracing::info!(%addr, "listening");
         // `semgraph index` and `watch` on this store hand their runs to this server.
         let recorded = match crate::handoff::record(store_dir, addr) {
             Ok(r) => Some(r),
@@ -119,6 +114,11 @@ fn serve_store(
                 None
             }
         };
+        println!("{}", banner(&base, store_dir, example_target));
+        if config.auth.is_configured() {
+            println!("Tokens are configured: send `Authorization: Bearer <token>`.");
+        }
+        tracing::info!(%addr, "listening");
         server::serve(listener, state, server::shutdown_signal()).await?;
         drop(recorded);
         Ok::<_, anyhow::Error>(())

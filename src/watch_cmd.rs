@@ -16,8 +16,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use notify_debouncer_mini::notify::RecursiveMode;
-use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{new_debouncer, DebounceEventResult};
 use semgraph_indexer::{Company, ProductSource};
 use semgraph_storage::{NodeId, NodeKind, Store};
 
@@ -141,7 +141,7 @@ pub fn watch(args: &WatchArgs) -> anyhow::Result<()> {
     let company = company_for(&args.index)?;
     let store = std::fs::canonicalize(&company.store).unwrap_or_else(|_| company.store.clone());
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(args.debounce, move |res: DebounceEventResult| {
+    let mut debouncer = new_debouncer(args.debounce, None, move |res: DebounceEventResult| {
         let _ = tx.send(res);
     })
     .context("starting the file watcher")?;
@@ -155,7 +155,6 @@ pub fn watch(args: &WatchArgs) -> anyhow::Result<()> {
                 RecursiveMode::NonRecursive
             };
             debouncer
-                .watcher()
                 .watch(&root, mode)
                 .with_context(|| format!("watching {}", root.display()))?;
             roots.push(root);
@@ -181,12 +180,23 @@ pub fn watch(args: &WatchArgs) -> anyhow::Result<()> {
         let mut take = |res: DebounceEventResult| match res {
             Ok(events) => {
                 for e in events {
-                    if relevant(&e.path, &store) {
-                        names.extend(owners(&company, &e.path).into_iter().map(|p| p.name.clone()));
+                    // Reads (an index run opening the files) change nothing.
+                    if !matches!(
+                        e.kind,
+                        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)
+                    ) {
+                        continue;
+                    }
+                    for path in e.paths.iter().filter(|p| relevant(p, &store)) {
+                        names.extend(owners(&company, path).into_iter().map(|p| p.name.clone()));
                     }
                 }
             }
-            Err(e) => eprintln!("watch: {e}"),
+            Err(errors) => {
+                for e in errors {
+                    eprintln!("watch: {e}");
+                }
+            }
         };
         take(batch);
         // Saves that came in while the last run went on join this one.

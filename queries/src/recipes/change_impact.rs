@@ -163,6 +163,9 @@ struct FileDiff<'a> {
     deleted: Vec<u32>,
     /// Old-side line after which code lines were inserted (0: before the first).
     inserted_after: Vec<u32>,
+    /// Every old-side line deleted, blank and comment lines included (a declaration is
+    /// deleted when all of its lines are).
+    deleted_all: Vec<u32>,
     /// New-side lines of code inserted.
     added: Vec<u32>,
     /// New-side line where each deletion happened (the line that follows it).
@@ -222,6 +225,7 @@ fn read_patch<'a>(fp: diffy::patch_set::FilePatch<'a, str>, git: bool) -> FileDi
         status,
         binary: false,
         deleted: Vec::new(),
+        deleted_all: Vec::new(),
         inserted_after: Vec::new(),
         added: Vec::new(),
         deletion_anchors: Vec::new(),
@@ -251,6 +255,7 @@ fn read_patch<'a>(fp: diffy::patch_set::FilePatch<'a, str>, git: bool) -> FileDi
                 }
                 Line::Delete(text) => {
                     f.lines_removed += 1;
+                    f.deleted_all.push(old);
                     if is_code(text) {
                         f.deleted.push(old);
                         f.deletion_anchors.push(new);
@@ -630,7 +635,7 @@ fn map_file(
         .enumerate()
         .filter_map(|(i, n)| n.span.map(|s| (i, s.start_line, s.end_line)))
         .collect();
-    let deleted: BTreeSet<u32> = f.deleted.iter().copied().collect();
+    let deleted: BTreeSet<u32> = f.deleted_all.iter().copied().collect();
     let location = |n: &Node| match n.span {
         Some(s) => format!(
             "{}:{}–{}",
@@ -1330,7 +1335,17 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         let (class, m) = split_method(t.display());
         add_test(class, t.product.clone(), t.file.clone(), m);
     }
-    for s in seed_nodes.iter().filter(|n| n.flags.contains(NodeFlags::TEST)) {
+    // A deleted test is not run.
+    let deleted_ids: BTreeSet<u32> = mapped
+        .nodes
+        .values()
+        .filter(|(_, change, _)| *change == "deleted")
+        .map(|(n, ..)| n.id.0)
+        .collect();
+    for s in seed_nodes
+        .iter()
+        .filter(|n| n.flags.contains(NodeFlags::TEST) && !deleted_ids.contains(&n.id.0))
+    {
         let (class, m) = split_method(s.display_name());
         add_test(class, ctx.product_name(s.product), s.file.clone(), m);
     }

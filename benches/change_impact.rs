@@ -47,7 +47,9 @@ fn main() {
     };
     let changed = text
         .lines()
-        .filter(|l| (l.starts_with('+') && !l.starts_with("+++")) || (l.starts_with('-') && !l.starts_with("---")))
+        .filter(|l| {
+            (l.starts_with('+') && !l.starts_with("+++")) || (l.starts_with('-') && !l.starts_with("---"))
+        })
         .count();
     let opened = Instant::now();
     let store = match Store::open_read_only(&store) {
@@ -60,7 +62,10 @@ fn main() {
     println!("store opened in {} ms", ms(opened.elapsed()));
     let snapshot = store.snapshot();
     let workspace = LocalWorkspace::new();
-    let mut params = vec![("diff".to_string(), text.clone()), ("depth".to_string(), depth.to_string())];
+    let mut params = vec![
+        ("diff".to_string(), text.clone()),
+        ("depth".to_string(), depth.to_string()),
+    ];
     if !repo.is_empty() {
         params.push(("repo".to_string(), repo));
     }

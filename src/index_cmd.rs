@@ -1,8 +1,9 @@
 //! `semgraph index`: index products into a store, with progress bars and a summary.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+
+pub use crate::run_summary::{RunSummary, SummaryWarning};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -78,59 +79,6 @@ impl Progress for Bar {
         self.bar.inc(bytes);
         self.bar
             .set_message(format!("{done}/{} files", self.planned.load(Ordering::Relaxed)));
-    }
-}
-
-/// One warning of a run, as the summary prints it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SummaryWarning {
-    /// The file, relative to its repository.
-    pub file: String,
-    /// The line, when known.
-    pub line: Option<u32>,
-    /// What went wrong.
-    pub message: String,
-}
-
-/// What one product's run did, as `semgraph index` prints it — from a run in this process
-/// or from a server's index job (whose jobs list carries it).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RunSummary {
-    /// The product.
-    pub product: String,
-    /// Files indexed per kind.
-    pub files: BTreeMap<String, u64>,
-    /// Bytes read.
-    pub bytes: u64,
-    /// Nodes written per kind.
-    pub nodes: BTreeMap<String, u64>,
-    /// Indexer counters.
-    pub stats: BTreeMap<String, u64>,
-    /// Every warning.
-    pub warnings: Vec<SummaryWarning>,
-    /// Wall time of the run.
-    pub seconds: f64,
-}
-
-impl From<&ProductReport> for RunSummary {
-    fn from(r: &ProductReport) -> RunSummary {
-        RunSummary {
-            product: r.product.clone(),
-            files: r.files.clone(),
-            bytes: r.bytes,
-            nodes: r.nodes.clone(),
-            stats: r.stats.clone(),
-            warnings: r
-                .warnings
-                .iter()
-                .map(|w| SummaryWarning {
-                    file: w.file.clone(),
-                    line: w.line,
-                    message: w.message.clone(),
-                })
-                .collect(),
-            seconds: r.elapsed.as_secs_f64(),
-        }
     }
 }
 
@@ -222,21 +170,25 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
         "\nendpoints include non-HTTP entry points; boundaries are outbound HTTP calls, producer calls and topics; \
          tables touched counts code→table edges (JPA, repositories, SQL strings, MyBatis)."
     );
-    for r in reports {
-        if r.warnings.is_empty() {
-            continue;
+    out
+}
+
+/// What an index run prints when it is done: the table of products, then the warnings by
+/// reason (every one with `verbose`). The full list is written to the store's
+/// [`crate::warnings::WARNINGS_FILE`] first, so the summary can name it.
+pub fn render_report(reports: &[RunSummary], store: &Path, verbose: bool) -> String {
+    let mut out = render_summary(reports);
+    out.push('\n');
+    let written = match crate::warnings::write_full(store, reports) {
+        Ok(path) => Some(path),
+        Err(e) => {
+            tracing::warn!(error = %e, store = %store.display(), "cannot write the list of warnings");
+            None
         }
-        let _ = writeln!(out, "\nWarnings for {} ({}):", r.product, r.warnings.len());
-        for w in &r.warnings {
-            match w.line {
-                Some(line) => {
-                    let _ = writeln!(out, "- {}:{}: {}", w.file, line, w.message);
-                }
-                None => {
-                    let _ = writeln!(out, "- {}: {}", w.file, w.message);
-                }
-            }
-        }
+    };
+    out.push_str(&crate::warnings::render_summary(reports, written.as_deref()));
+    if verbose {
+        out.push_str(&crate::warnings::render_verbose(reports));
     }
     out
 }

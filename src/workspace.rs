@@ -30,10 +30,13 @@ const MAX_FILE_BYTES: u64 = 8 << 20;
 /// The largest diff a range may produce (the `diff` parameter's limit).
 const MAX_DIFF_BYTES: usize = semgraph_queries::DIFF_MAX_BYTES;
 
+/// A repository's HEAD as last asked (repository path, indexed commit), and when.
+type HeadCache = HashMap<(String, Option<String>), (Instant, Option<RepoHead>)>;
+
 /// The front-ends and `git` of this machine.
 #[derive(Default)]
 pub struct LocalWorkspace {
-    heads: Mutex<HashMap<(String, Option<String>), (Instant, Option<RepoHead>)>>,
+    heads: Mutex<HeadCache>,
     checkouts: HashMap<String, PathBuf>,
 }
 

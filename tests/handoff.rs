@@ -218,7 +218,7 @@ fn watch_reindexes_the_edited_product_while_the_server_answers() {
         }
     });
     let mut lines: Vec<String> = Vec::new();
-    let mut read = |lines: &mut Vec<String>| {
+    let read = |lines: &mut Vec<String>| {
         while let Ok(l) = rx.try_recv() {
             lines.push(l);
         }

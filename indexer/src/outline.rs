@@ -14,9 +14,14 @@
 //! `@WebServlet` servlets' `doGet`/`doPost`…); routes that only a whole product can tell
 //! (OpenAPI-generated interfaces, Spring Data REST, `web.xml`) are not.
 
-use crate::java::{self, Annotation, TypeDecl, TypeKind};
-use crate::keys;
-use crate::sql::{self, AlterOp, ObjectKind, SchemaStatement};
+use std::collections::HashMap;
+
+use crate::facts;
+use crate::frameworks::{self, mybatis, Owner};
+use crate::lang::sql::{AlterOp, ObjectKind, SchemaStatement};
+use crate::lang::{config, java, sql};
+use crate::resolve::MethodKey;
+use semgraph_storage::keys;
 
 /// One declaration of a text, as the graph would name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +84,15 @@ fn decl(kind: &'static str, fqn: String, name: &str, lines: (u32, u32)) -> Decla
 
 fn java_outline(path: &str, text: &str) -> Vec<Declaration> {
     let file = java::parse_java_file(path, text);
+    let mut routes: HashMap<MethodKey, Vec<String>> = HashMap::new();
+    for e in frameworks::endpoints_of_file(&file) {
+        if let Owner::Method(k) = e.handler {
+            routes
+                .entry(k)
+                .or_default()
+                .push(format!("{} {}", e.verb, e.path));
+        }
+    }
     let mut out = Vec::new();
     for t in &file.types {
         out.push(decl(
@@ -96,7 +110,7 @@ fn java_outline(path: &str, text: &str) -> Vec<Declaration> {
             ));
         }
         for m in t.methods.iter().filter(|m| !m.implicit) {
-            let params: Vec<String> = m.params.iter().map(|p| java::simple_name(&p.ty)).collect();
+            let params: Vec<String> = m.params.iter().map(|p| facts::simple_name(&p.ty)).collect();
             let mut d = decl(
                 "method",
                 format!("{}.{}", t.fqn, m.name),
@@ -104,126 +118,13 @@ fn java_outline(path: &str, text: &str) -> Vec<Declaration> {
                 (m.line_start as u32, m.line_end as u32),
             );
             d.signature = Some(format!("{}({})", m.name, params.join(", ")));
-            d.routes = routes(t, &m.name, &m.annotations);
+            let mut r = routes.remove(&MethodKey::of(t, m)).unwrap_or_default();
+            r.sort();
+            r.dedup();
+            d.routes = r;
             out.push(d);
         }
     }
-    out
-}
-
-const SPRING_VERBS: &[(&str, &str)] = &[
-    ("GetMapping", "GET"),
-    ("PostMapping", "POST"),
-    ("PutMapping", "PUT"),
-    ("DeleteMapping", "DELETE"),
-    ("PatchMapping", "PATCH"),
-];
-const JAXRS_VERBS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
-const SERVLET_METHODS: &[(&str, &str)] = &[
-    ("doGet", "GET"),
-    ("doPost", "POST"),
-    ("doPut", "PUT"),
-    ("doDelete", "DELETE"),
-    ("doPatch", "PATCH"),
-];
-
-fn short(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
-}
-
-fn find<'a>(annotations: &'a [Annotation], name: &str) -> Option<&'a Annotation> {
-    annotations.iter().find(|a| short(&a.name) == name)
-}
-
-fn values(a: &Annotation, keys: &[&str]) -> Vec<String> {
-    a.args
-        .iter()
-        .filter(|(k, _)| keys.contains(&k.as_str()))
-        .flat_map(|(_, v)| v.iter().cloned())
-        .collect()
-}
-
-fn join(prefix: &str, path: &str) -> String {
-    let joined = format!(
-        "{}/{}",
-        prefix.trim_end_matches('/'),
-        path.trim_start_matches('/')
-    );
-    let joined = joined.trim_end_matches('/');
-    if joined.starts_with('/') {
-        joined.to_string()
-    } else {
-        format!("/{joined}")
-    }
-}
-
-/// The routes method `name` with `annotations` of type `t` serves, as the endpoint
-/// recogniser reads them.
-fn routes(t: &TypeDecl, name: &str, annotations: &[Annotation]) -> Vec<String> {
-    let mut out = Vec::new();
-    let controller = t.kind == TypeKind::Class
-        && (find(&t.annotations, "RestController").is_some() || find(&t.annotations, "Controller").is_some());
-    if controller {
-        let mut prefixes = find(&t.annotations, "RequestMapping")
-            .map(|a| values(a, &["value", "path"]))
-            .unwrap_or_default();
-        if prefixes.is_empty() {
-            prefixes.push(String::new());
-        }
-        for a in annotations {
-            let n = short(&a.name);
-            let verbs: Vec<String> = if let Some((_, v)) = SPRING_VERBS.iter().find(|(s, _)| *s == n) {
-                vec![v.to_string()]
-            } else if n == "RequestMapping" {
-                let methods: Vec<String> = values(a, &["method"])
-                    .iter()
-                    .map(|v| v.rsplit('.').next().unwrap_or(v).to_uppercase())
-                    .collect();
-                if methods.is_empty() {
-                    vec!["ANY".into()]
-                } else {
-                    methods
-                }
-            } else {
-                continue;
-            };
-            let mut paths = values(a, &["value", "path"]);
-            if paths.is_empty() {
-                paths.push(String::new());
-            }
-            for prefix in &prefixes {
-                for path in &paths {
-                    for verb in &verbs {
-                        out.push(format!("{verb} {}", join(prefix, path)));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(class_path) = find(&t.annotations, "Path").map(|a| values(a, &["value"])) {
-        if let Some(verb) = annotations
-            .iter()
-            .map(|a| short(&a.name))
-            .find(|n| JAXRS_VERBS.contains(n))
-        {
-            let prefix = class_path.first().cloned().unwrap_or_default();
-            let path = find(annotations, "Path")
-                .and_then(|a| values(a, &["value"]).first().cloned())
-                .unwrap_or_default();
-            out.push(format!("{verb} {}", join(&prefix, &path)));
-        }
-    }
-    if let Some(servlet) = find(&t.annotations, "WebServlet") {
-        if t.extends.iter().any(|e| short(e) == "HttpServlet") {
-            if let Some((_, verb)) = SERVLET_METHODS.iter().find(|(n, _)| *n == name) {
-                for p in values(servlet, &["value", "urlPatterns"]) {
-                    out.push(format!("{verb} {}", join("", &p)));
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
     out
 }
 
@@ -378,7 +279,7 @@ fn sql_outline(path: &str, text: &str) -> Vec<Declaration> {
 }
 
 fn mapper_outline(text: &str) -> Vec<Declaration> {
-    let Some(mapper) = sql::parse_mapper(text) else {
+    let Some(mapper) = mybatis::parse_mapper(text) else {
         return Vec::new();
     };
     let last = text.lines().count() as u32;
@@ -406,7 +307,7 @@ fn mapper_outline(text: &str) -> Vec<Declaration> {
 }
 
 fn config_outline(path: &str, text: &str) -> Vec<Declaration> {
-    let file = crate::config_files::parse_config_file(path, text);
+    let file = config::parse_config_file(path, text);
     file.entries
         .iter()
         .map(|e| decl("config-key", e.key.clone(), &e.key, (e.line, e.line)))

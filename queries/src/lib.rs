@@ -27,6 +27,7 @@ mod freshness;
 #[doc(hidden)]
 pub mod fuzzing;
 mod graph;
+mod mermaid;
 mod pagination;
 mod params;
 mod primitives;

@@ -27,18 +27,21 @@
 //! ambiguous path, lines outside any declaration). `complete` is false when a file was
 //! left unmapped or a range does not start at the indexed commit.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use diffy::patch_set::{FileOperation, ParseOptions, PatchKind, PatchSet};
 use diffy::Line;
 use semgraph_storage::{Direction, EdgeKind, Node, NodeFlags, NodeKind};
 use serde::Serialize;
 
-use super::impact::{consolidate, Consolidated, CrossRow, EntryRow, TableRow, TopicRow};
+use super::impact::{
+    consolidate, reach_diagram, Consolidated, CrossRow, EntryRow, Reach, TableRow, TopicRow,
+};
 use super::{header, more, ROWS};
 use crate::error::QueryError;
 use crate::freshness::{self, short, RepoFreshness};
 use crate::graph::{shape, Ctx};
+use crate::mermaid::Flowchart;
 use crate::params::Args;
 use crate::primitives::docs::{issues_table, IssueRow};
 use crate::primitives::{method_display, NodeRef};
@@ -50,8 +53,6 @@ use crate::Document;
 const VERSION: &str = "change-impact/1";
 /// Files of one diff that are mapped; the rest are counted as not mapped.
 const MAX_FILES: usize = 5_000;
-/// Most nodes drawn in the diagram.
-const DIAGRAM_NODES: usize = 30;
 
 /// One file of the diff and what became of it.
 #[derive(Clone, Debug, Serialize)]
@@ -245,8 +246,8 @@ fn read_patch<'a>(fp: diffy::patch_set::FilePatch<'a, str>, git: bool) -> FileDi
     for h in patch.hunks() {
         let (o, n) = (h.old_range(), h.new_range());
         // An empty range names the line before it.
-        let mut old = if o.len() == 0 { o.start() + 1 } else { o.start() } as u32;
-        let mut new = if n.len() == 0 { n.start() + 1 } else { n.start() } as u32;
+        let mut old = if o.is_empty() { o.start() + 1 } else { o.start() } as u32;
+        let mut new = if n.is_empty() { n.start() + 1 } else { n.start() } as u32;
         for line in h.lines() {
             match line {
                 Line::Context(_) => {
@@ -551,7 +552,7 @@ fn new_text(
         let mut matches = true;
         for h in patch.hunks() {
             let n = h.new_range();
-            let mut at = if n.len() == 0 { n.start() + 1 } else { n.start() };
+            let mut at = if n.is_empty() { n.start() + 1 } else { n.start() };
             for line in h.lines() {
                 match line {
                     Line::Context(t) | Line::Insert(t) => {
@@ -1481,131 +1482,25 @@ fn touched_table(md: &mut Md, rows: &[Touched], empty: &str) {
     more(md, rows.len(), table.len(), "see the JSON answer");
 }
 
-/// A Mermaid label, written inside quotes: the characters that would end it as entities.
-fn label(text: &str) -> String {
-    text.replace('"', "#quot;")
-        .replace('<', "#lt;")
-        .replace('>', "#gt;")
-}
-
-/// A Mermaid flowchart under construction, cut at [`DIAGRAM_NODES`] nodes.
-#[derive(Default)]
-struct Chart {
-    lines: Vec<String>,
-    ids: HashMap<String, String>,
-    edges: BTreeSet<String>,
-    cut: usize,
-}
-
-impl Chart {
-    /// The id of the node `key`, drawn as `open label close` the first time; `None` once
-    /// the chart is full.
-    fn node(&mut self, key: &str, prefix: &str, text: &str, (open, close): (&str, &str)) -> Option<String> {
-        if let Some(id) = self.ids.get(key) {
-            return Some(id.clone());
-        }
-        if self.ids.len() + 1 >= DIAGRAM_NODES {
-            self.cut += 1;
-            return None;
-        }
-        let id = format!("{prefix}{}", self.ids.len());
-        self.lines.push(format!("  {id}{open}\"{}\"{close}", label(text)));
-        self.ids.insert(key.to_string(), id.clone());
-        Some(id)
-    }
-
-    fn edge(&mut self, from: &str, arrow: &str, to: &str) {
-        self.edges.insert(format!("  {from} {arrow} {to}"));
-    }
-
-    fn finish(mut self) -> String {
-        let mut out = vec!["flowchart LR".to_string()];
-        out.append(&mut self.lines);
-        out.extend(self.edges);
-        if self.cut > 0 {
-            out.push(format!("  more[\"… {} more not drawn\"]", self.cut));
-        }
-        out.join("\n")
-    }
-}
-
 /// The path across services: the change, the services whose endpoints it reaches, the
 /// services calling them over HTTP, the topics it produces and who consumes them, the
-/// tables written. Cut at [`DIAGRAM_NODES`] nodes, with a word saying so.
-fn diagram(r: &ChangeImpact) -> Option<String> {
+/// tables written — drawn as `impact` draws it.
+fn diagram(r: &ChangeImpact) -> Option<Flowchart> {
     if r.seeds == 0 && r.endpoints.is_empty() && r.tables_written.is_empty() {
         return None;
     }
-    let mut chart = Chart::default();
     let symbols = r.code.len() + r.schema.len() + r.config.len();
-    chart
-        .lines
-        .push(format!("  change((\"this change: {symbols} declaration(s)\"))"));
-    let mut services: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for e in r.endpoints.iter().chain(&r.entry_points) {
-        services
-            .entry(e.service.clone())
-            .or_default()
-            .push(e.name.clone());
-    }
-    for (service, eps) in &services {
-        let text = format!(
-            "{service}: {}{}",
-            eps.iter().take(3).cloned().collect::<Vec<_>>().join(", "),
-            if eps.len() > 3 {
-                format!(" +{} more", eps.len() - 3)
-            } else {
-                String::new()
-            }
-        );
-        if let Some(id) = chart.node(&format!("svc:{service}"), "s", &text, ("[", "]")) {
-            chart.edge("change", "-->", &id);
-        }
-    }
-    for c in &r.other_products {
-        let Some(caller) = chart.node(
-            &format!("prod:{}", c.caller_product),
-            "p",
-            &c.caller_product,
-            ("[", "]"),
-        ) else {
-            continue;
-        };
-        let service = c.endpoint.split_whitespace().next().unwrap_or("");
-        if let Some(target) = chart.ids.get(&format!("svc:{service}")).cloned() {
-            chart.edge(&caller, "-- HTTP -->", &target);
-        }
-    }
-    for t in &r.topics {
-        let Some(topic) = chart.node(
-            &format!("topic:{}", t.topic),
-            "t",
-            &format!("{} ({})", t.topic, t.broker),
-            ("[/", "/]"),
-        ) else {
-            continue;
-        };
-        chart.edge("change", "-- produces -->", &topic);
-        let consumers: BTreeSet<String> = t
-            .consumers
-            .iter()
-            .filter_map(|c| {
-                c.rsplit_once(" (")
-                    .map(|(_, p)| p.trim_end_matches(')').to_string())
-            })
-            .collect();
-        for p in consumers {
-            if let Some(consumer) = chart.node(&format!("prod:{p}"), "p", &p, ("[", "]")) {
-                chart.edge(&topic, "-->", &consumer);
-            }
-        }
-    }
-    for t in &r.tables_written {
-        if let Some(table) = chart.node(&format!("table:{}", t.table), "d", &t.table, ("[(", ")]")) {
-            chart.edge("change", "-- writes -->", &table);
-        }
-    }
-    Some(chart.finish())
+    Some(reach_diagram(
+        &format!("this change: {symbols} declaration(s)"),
+        None,
+        Reach {
+            endpoints: &r.endpoints,
+            entry_points: &r.entry_points,
+            other_products: &r.other_products,
+            topics: &r.topics,
+            tables_written: &r.tables_written,
+        },
+    ))
 }
 
 fn render(r: &ChangeImpact) -> String {
@@ -1650,7 +1545,7 @@ fn render(r: &ChangeImpact) -> String {
 
     if let Some(chart) = diagram(r) {
         md.h2("Diagram");
-        md.code("mermaid", "", &chart);
+        chart.write(&mut md);
     }
 
     md.h2("Files");

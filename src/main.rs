@@ -7,10 +7,20 @@ use clap::{Parser, Subcommand};
 
 /// An embedded graph database of a company's software.
 #[derive(Parser, Debug)]
-#[command(name = "semgraph", version, about)]
+#[command(name = "semgraph", version = semgraph::VERSION, about)]
 struct Cli {
+    /// How the log on stderr is written: `text` for a person, `json` (one object a line)
+    /// for a log collector.
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -26,7 +36,29 @@ enum Command {
         /// Index only this product of the config (repeatable).
         #[arg(long = "product")]
         products: Vec<String>,
+        /// Print every warning, not only the summary by reason (the full list is also
+        /// written to last-index-warnings.txt in the store).
+        #[arg(long)]
+        verbose: bool,
         /// Repositories to index as one product each, named after their folder.
+        paths: Vec<PathBuf>,
+    },
+    /// Keep a store fresh: index what is out of date, then re-index a product whenever its
+    /// files change (handed to `semgraph serve` when a server holds the store).
+    Watch {
+        /// The store directory (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// A semgraph.toml (default: ./semgraph.toml when no PATH is given).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Watch only this product of the config (repeatable).
+        #[arg(long = "product")]
+        products: Vec<String>,
+        /// How long a burst of saves is gathered before a run, in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        debounce_ms: u64,
+        /// Repositories to watch as one product each, named after their folder.
         paths: Vec<PathBuf>,
     },
     /// Show what a store holds: products, areas, node counts, last index runs.
@@ -58,6 +90,9 @@ enum Command {
         /// The address to listen on (default: 127.0.0.1:7420).
         #[arg(long)]
         bind: Option<String>,
+        /// Print every warning of the index run, not only the summary by reason.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Serve the MCP tools on stdin/stdout to a local client (the local user, full access).
     /// Over HTTP, `semgraph serve` answers MCP at /mcp.
@@ -83,6 +118,31 @@ enum Command {
         #[arg(long)]
         to: PathBuf,
     },
+    /// What a change breaks, for CI: a diff (or a git range of a checkout) mapped onto the
+    /// index, with the endpoints it reaches and the tests to run. Exit status: 0 complete,
+    /// 1 failed, 2 wrong request, 3 partial (a file not mapped, or a range not starting
+    /// at the indexed commit).
+    Impact {
+        /// A unified diff (`git diff` output); `-` reads standard input.
+        #[arg(long, conflicts_with = "git")]
+        diff: Option<PathBuf>,
+        /// A range `BASE..HEAD` of the repository at --repo.
+        #[arg(long, requires = "repo")]
+        git: Option<String>,
+        /// A checkout of an indexed repository (any path: matched to the indexed one by its
+        /// recorded path, else by folder name).
+        #[arg(long)]
+        repo: Option<PathBuf>,
+        /// Levels of callers followed (1..=8, default 3).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Print the JSON result instead of markdown.
+        #[arg(long)]
+        json: bool,
+        /// The store directory (opened read-only: works while a server holds it).
+        #[arg(long, default_value = ".semgraph")]
+        store: PathBuf,
+    },
     /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
     Query {
         /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
@@ -105,16 +165,21 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(semgraph::server::log_filter())
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(semgraph::server::log_filter())
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    match cli.log_format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
     match cli.command {
         Command::Index {
             store,
             config,
             products,
+            verbose,
             paths,
         } => {
             let request = semgraph::index_cmd::IndexRequest {
@@ -125,10 +190,29 @@ fn main() -> anyhow::Result<()> {
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
             };
             let company = semgraph::index_cmd::company_for(&request)?;
-            let reports = semgraph::index_cmd::run_index(&company, request.progress)?;
-            print!("{}", semgraph::index_cmd::render_summary(&reports));
+            let summaries = semgraph::index_cmd::index_or_hand_off(&company, request.progress)?;
+            print!(
+                "{}",
+                semgraph::index_cmd::render_report(&summaries, &company.store, verbose)
+            );
             println!("\nstore: {}", company.store.display());
         }
+        Command::Watch {
+            store,
+            config,
+            products,
+            debounce_ms,
+            paths,
+        } => semgraph::watch_cmd::watch(&semgraph::watch_cmd::WatchArgs {
+            index: semgraph::index_cmd::IndexRequest {
+                config,
+                store,
+                products,
+                paths,
+                progress: false,
+            },
+            debounce: std::time::Duration::from_millis(debounce_ms.max(10)),
+        })?,
         Command::Status { store } => {
             if !store.exists() {
                 anyhow::bail!("no store at {} (index something first)", store.display());
@@ -140,13 +224,55 @@ fn main() -> anyhow::Result<()> {
         Command::Serve { store, config, bind } => {
             semgraph::serve_cmd::serve(semgraph::serve_cmd::ServeArgs { store, config, bind })?
         }
-        Command::Up { path, store, bind } => semgraph::serve_cmd::up(path.as_deref(), store, bind)?,
+        Command::Up {
+            path,
+            store,
+            bind,
+            verbose,
+        } => semgraph::serve_cmd::up(semgraph::serve_cmd::UpArgs {
+            target: path,
+            store,
+            bind,
+            verbose,
+        })?,
         Command::Mcp { store, config, .. } => {
             semgraph::mcp::run_stdio(semgraph::mcp::StdioArgs { store, config })?
         }
         Command::Backup { store, to } => {
             let report = semgraph::backup_cmd::backup(&semgraph::backup_cmd::BackupArgs { store, to })?;
             print!("{}", semgraph::backup_cmd::render(&report));
+        }
+        Command::Impact {
+            diff,
+            git,
+            repo,
+            depth,
+            json,
+            store,
+        } => {
+            if !store.exists() {
+                eprintln!(
+                    "semgraph impact: no store at {} (index something first)",
+                    store.display()
+                );
+                std::process::exit(semgraph::impact_cmd::ExitStatus::Failed as i32);
+            }
+            let out = semgraph::impact_cmd::run(&semgraph::impact_cmd::ImpactArgs {
+                store,
+                diff,
+                git,
+                repo,
+                depth,
+                json,
+            });
+            if out.status == semgraph::impact_cmd::ExitStatus::Invalid
+                || out.status == semgraph::impact_cmd::ExitStatus::Failed
+            {
+                eprint!("{}", out.body);
+            } else {
+                print!("{}", out.body);
+            }
+            std::process::exit(out.status as i32);
         }
         Command::Query {
             target,

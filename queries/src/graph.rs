@@ -16,20 +16,28 @@ use semgraph_storage::{
 
 use crate::access::Caller;
 use crate::error::{nearest, QueryError};
+use crate::workspace::Workspace;
 
 /// One snapshot and one caller: what every query runs against.
 pub(crate) struct Ctx<'a> {
     pub(crate) snap: &'a Snapshot,
     pub(crate) caller: &'a Caller,
+    /// The machine behind the graph (front-ends, repositories), or `NoWorkspace`.
+    pub(crate) workspace: &'a dyn Workspace,
     products: BTreeMap<u32, ProductInfo>,
 }
 
 impl<'a> Ctx<'a> {
-    pub(crate) fn new(snap: &'a Snapshot, caller: &'a Caller) -> Ctx<'a> {
+    pub(crate) fn with_workspace(
+        snap: &'a Snapshot,
+        caller: &'a Caller,
+        workspace: &'a dyn Workspace,
+    ) -> Ctx<'a> {
         let products = snap.products().into_iter().map(|p| (p.id.0, p)).collect();
         Ctx {
             snap,
             caller,
+            workspace,
             products,
         }
     }

@@ -163,6 +163,33 @@ pub(crate) fn param_lengths(
     Ok(())
 }
 
+/// [`param_lengths`] for the parameters of `spec`: a document parameter (a diff) is
+/// bounded by its own limit instead, and the others as usual.
+pub(crate) fn param_lengths_of(
+    spec: &semgraph_queries::EndpointSpec,
+    path: &str,
+    params: &std::collections::BTreeMap<String, String>,
+) -> Result<(), Problem> {
+    let mut short = params.clone();
+    for p in spec.params {
+        if let ParamType::Text { max_bytes } = p.ty {
+            if let Some(v) = short.remove(p.name) {
+                if v.len() > max_bytes {
+                    return Err(Problem::invalid(format!(
+                        "# 422: parameter `{}` is {} bytes long\n\nEndpoint `{path}`: `{}` is at most \
+                         {max_bytes} bytes. Send a smaller diff (fewer files, less context), or ask about \
+                         a range of an indexed repository (`repo`, `range`).\n",
+                        p.name,
+                        v.len(),
+                        p.name
+                    )));
+                }
+            }
+        }
+    }
+    param_lengths(path, &short)
+}
+
 /// The limits of a running server: the configuration and the recipe slots.
 pub(crate) struct Limiter {
     config: LimitsConfig,

@@ -85,6 +85,9 @@ fn schema_of(spec: &EndpointSpec, p: &ParamSpec, doc: Option<&str>) -> Schema {
         ParamType::Enum(values) => ObjectBuilder::new()
             .schema_type(Type::String)
             .enum_values(Some(values.iter().copied())),
+        ParamType::Text { max_bytes } => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .max_length(Some(*max_bytes)),
     };
     let default = default.map(|d| match ty {
         ParamType::Integer { .. } => d.parse::<i64>().map_or_else(|_| json!(d), |n| json!(n)),
@@ -128,9 +131,11 @@ fn query_param(name: &str, schema: Schema, required: bool, doc: &str) -> utoipa:
 }
 
 fn query_params(spec: &EndpointSpec) -> Vec<utoipa::openapi::path::Parameter> {
+    // A document parameter (a diff) travels in a body only.
     let mut out: Vec<_> = spec
         .params
         .iter()
+        .filter(|p| !matches!(p.ty, ParamType::Text { .. }))
         .map(|p| query_param(p.name, schema_of(spec, p, None), p.required, p.doc))
         .collect();
     out.extend(
@@ -690,8 +695,12 @@ pub(crate) fn render_discover(doc: &OpenApi, only: Option<&str>) -> (String, Val
         "Copy endpoint and parameter names verbatim. GET takes query parameters; POST takes a JSON \
          object (recipes answer both). Every endpoint also takes `page` (integer ≥1, default 1) and \
          `page_size` (integer {MIN_PAGE_SIZE}..{MAX_PAGE_SIZE}, default {DEFAULT_PAGE_SIZE}): read \
-         every page. Markdown by default; `Accept: application/json` for JSON. Parameters: \
-         `name` type (= default)."
+         every page: FETCH EVERY PAGE before concluding. Markdown by default; `Accept: \
+         application/json` for JSON. Parameters: `name` type (= default).\n\n\
+         `scope` is a product filter: pass it only when the user named a product. A domain or \
+         product that is not indexed is said so: say so too, never fabricate. A 403 is a \
+         permission boundary (content of another area): say so and answer with structure, \
+         which every caller may read."
     );
     let mut listed = Vec::new();
     for domain in domains(doc) {

@@ -17,13 +17,13 @@ use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use semgraph_queries::{
-    catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, ParamType, Request,
+    catalog, execute_with, Caller, Document, EndpointSpec, HttpMethod, Page, ParamType, Request,
 };
 use serde_json::Value;
 
 use super::cache::{Entry, Key};
 use super::error::ApiError;
-use super::limits::{param_lengths, Busy};
+use super::limits::{param_lengths, param_lengths_of, Busy};
 use super::openapi::{self, DISCOVER_PATH};
 use super::AppState;
 use crate::answer::{render_page, Format, Paging, Problem};
@@ -63,6 +63,28 @@ fn twice(path: &str, name: &str) -> Problem {
     ))
 }
 
+/// A document parameter (a diff) in the query string: a 422 saying to POST it.
+fn text_in_query(spec: &EndpointSpec, params: &BTreeMap<String, String>) -> Result<(), Problem> {
+    for p in spec.params {
+        if let ParamType::Text { max_bytes } = p.ty {
+            if params.contains_key(p.name) {
+                return Err(Problem::invalid(format!(
+                    "# 422: parameter `{}` cannot be sent in the query string\n\nEndpoint `{}`: `{}` is a \
+                     document of up to {max_bytes} bytes, too long for a URL. Send it in a JSON body with \
+                     POST, e.g. `{{\"{}\": \"diff --git …\"}}` (the other parameters may stay in the query \
+                     string or join it in the body).\n\nCall `GET {DISCOVER_PATH}` first and copy parameter \
+                     names verbatim.\n",
+                    p.name,
+                    spec.path(),
+                    p.name,
+                    p.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The query string's parameters, each at most once.
 pub(crate) fn query_params(path: &str, query: Option<&str>) -> Result<BTreeMap<String, String>, Problem> {
     let pairs: Vec<(String, String)> = match query {
@@ -97,7 +119,7 @@ fn body_example(spec: &EndpointSpec) -> String {
 /// The JSON type a parameter's value must have in a body, for the error message.
 fn json_kind(ty: ParamType) -> &'static str {
     match ty {
-        ParamType::String | ParamType::Enum(_) => "a JSON string",
+        ParamType::String | ParamType::Enum(_) | ParamType::Text { .. } => "a JSON string",
         ParamType::Integer { .. } => "a JSON integer",
         ParamType::Boolean => "`true` or `false`",
     }
@@ -155,7 +177,9 @@ pub(crate) fn body_params(
         let text = match (types(&name), &v) {
             (_, Value::Null) => return Err(wrong("given a value or left out")),
             (_, Value::Array(_) | Value::Object(_)) => return Err(wrong("a string, number or boolean")),
-            (Some(ParamType::String | ParamType::Enum(_)), Value::String(s)) => s.clone(),
+            (Some(ParamType::String | ParamType::Enum(_) | ParamType::Text { .. }), Value::String(s)) => {
+                s.clone()
+            }
             (Some(ParamType::Integer { .. }), Value::Number(n)) => match integer(n) {
                 Some(i) => i,
                 None => return Err(wrong(json_kind(ParamType::Integer { min: 0, max: 0 }))),
@@ -243,12 +267,13 @@ pub(crate) async fn endpoint(
     };
     let prepared = (|| {
         let mut params = query_params(&path, query.as_deref())?;
+        text_in_query(spec, &params)?;
         if method == Method::POST {
             body_params(&path, &body_example(spec), &body, &mut params, &|name| {
                 body_type(spec, name)
             })?;
         }
-        param_lengths(&path, &params)?;
+        param_lengths_of(spec, &path, &params)?;
         let paging = Paging::take(&mut params, &path)?;
         Ok::<_, Problem>((params, paging))
     })();
@@ -297,9 +322,20 @@ pub(crate) async fn document(
     request: Request,
 ) -> Result<Arc<Entry>, Refusal> {
     let snapshot = state.store().snapshot();
+    // A recipe's trace says whether each repository has moved on since it was indexed,
+    // which no generation tells: a recipe's document is reused only within one window of
+    // the workspace's HEAD cache.
+    let window = if request.domain == "recipes" {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() / crate::workspace::HEAD_TTL.as_secs().max(1))
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let key = Key {
         area: caller.area().map(str::to_string),
-        request: serde_json::to_string(&(&request.domain, &request.endpoint, &request.params))
+        request: serde_json::to_string(&(&request.domain, &request.endpoint, &request.params, window))
             .unwrap_or_default(),
         generation: snapshot.generation(),
     };
@@ -312,9 +348,15 @@ pub(crate) async fn document(
         None
     };
     let cache = state.clone();
+    let workspace = state.workspace().clone();
     let computed = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let entry = Arc::new(Entry::new(execute(&snapshot, &caller, &request)?));
+        let entry = Arc::new(Entry::new(execute_with(
+            &snapshot,
+            &caller,
+            &request,
+            &*workspace,
+        )?));
         cache.cache().insert(key, entry.clone());
         Ok::<_, semgraph_queries::QueryError>(entry)
     })
@@ -461,8 +503,8 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> Response {
     response
 }
 
-/// Every path the API serves, for the nearest-path hint of a 404.
-fn known_paths() -> Vec<String> {
+/// Every path under `/api/v1` a caller is pointed to, for the nearest-path hint of a 404.
+pub(crate) fn known_paths() -> Vec<String> {
     let mut paths: Vec<String> = catalog().iter().map(EndpointSpec::path).collect();
     paths.extend(
         [
@@ -470,6 +512,20 @@ fn known_paths() -> Vec<String> {
             openapi::OPENAPI_PATH,
             openapi::ADMIN_INDEX_PATH,
             openapi::ADMIN_JOBS_PATH,
+        ]
+        .map(str::to_string),
+    );
+    paths
+}
+
+/// Every route the server answers, for the `endpoint` label of the metrics.
+pub(crate) fn every_route() -> Vec<String> {
+    let mut paths = known_paths();
+    paths.extend(
+        [
+            super::backup::ADMIN_BACKUP_PATH,
+            openapi::HEALTH_PATH,
+            super::metrics::METRICS_PATH,
         ]
         .map(str::to_string),
     );

@@ -24,18 +24,23 @@ pub(crate) fn write_product(
     Ok(id)
 }
 
-/// Writes a Repo node under the product.
+/// Writes a Repo node under the product, with the commit its sources came from when the
+/// folder is a git checkout.
 pub(crate) fn write_repo(
     run: &mut Run,
     w: &mut ProductWriter,
     product: NodeId,
     name: &str,
     root: &Path,
+    git: Option<&crate::git::GitState>,
 ) -> Result<NodeId, IndexError> {
-    let id = run.add(
-        w,
-        NewNode::new(NodeKind::Repo, name).attr("path", root.display().to_string()),
-    )?;
+    let mut node = NewNode::new(NodeKind::Repo, name).attr("path", root.display().to_string());
+    if let Some(git) = git {
+        node = node
+            .attr("commit", git.commit.clone())
+            .attr("dirty", if git.dirty { "yes" } else { "no" });
+    }
+    let id = run.add(w, node)?;
     w.add_edge(product, EdgeKind::Contains, id)?;
     Ok(id)
 }

@@ -48,6 +48,9 @@ pub(crate) struct CodeFile {
     /// The fqn of the class that holds the file's top-level functions and properties
     /// (Kotlin's `<File>Kt`, or its `@file:JvmName`), when the file has any.
     pub(crate) facade: Option<String>,
+    /// Set when the front-end gave up on the file (its parse went over budget): the
+    /// reason, for the warning; the file has no facts then.
+    pub(crate) over_budget: Option<String>,
 }
 
 /// One `import` line.
@@ -315,4 +318,33 @@ impl MethodDecl {
             .find(|p| p.name == name)
             .map(|p| Some(p.ty.clone()))
     }
+}
+
+/// The top-level type arguments of a written type: `Map<K, List<V>>` → `K`, `List<V>`.
+pub(crate) fn type_args(written: &str) -> Vec<String> {
+    let Some(open) = written.find('<') else {
+        return Vec::new();
+    };
+    let close = written.rfind('>').filter(|&c| c > open).unwrap_or(written.len());
+    let inner = &written[open + 1..close];
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
 }

@@ -22,6 +22,7 @@ pub(crate) mod values;
 
 mod data_rest;
 mod feign;
+mod graphql;
 mod jaxrs;
 mod jdbc;
 mod jpa;
@@ -29,13 +30,17 @@ mod jvm;
 mod kafka;
 mod messaging;
 mod mockito;
-mod mybatis;
+pub(crate) mod mybatis;
 mod openapi;
+mod quartz;
 mod rest_clients;
 mod scheduling;
 mod servlet;
+mod spring_boot;
 mod spring_config;
 mod spring_data;
+mod spring_events;
+mod spring_hateoas;
 mod spring_mvc;
 
 #[cfg(test)]
@@ -65,6 +70,11 @@ pub(crate) static RECOGNISERS: &[&dyn Recogniser] = &[
     &feign::Feign,
     &jvm::MainMethods,
     &scheduling::Scheduling,
+    &spring_boot::StartupRunners,
+    &quartz::Quartz,
+    &spring_events::SpringEvents,
+    &graphql::GraphQl,
+    &spring_hateoas::SpringHateoas,
     &kafka::Kafka,
     &messaging::Messaging,
     &jdbc::Jdbc,
@@ -127,6 +137,8 @@ pub(crate) struct Knowledge {
     pub(crate) entities: jpa::Entities,
     /// Interfaces that may be Spring Data repositories.
     pub(crate) repositories: spring_data::Repositories,
+    /// `@ControllerAdvice` classes and the `@ModelAttribute` methods they add.
+    pub(crate) advice: spring_mvc::Advice,
 }
 
 impl Knowledge {
@@ -134,6 +146,7 @@ impl Knowledge {
     pub(crate) fn collect(&mut self, file: &CodeFile) {
         self.entities.collect(file);
         self.repositories.collect(file);
+        self.advice.collect(file);
     }
 }
 
@@ -163,6 +176,9 @@ pub(crate) struct Endpoint {
     /// The file whose module names the service that serves it (a descriptor's, for
     /// servlets mapped in `web.xml`).
     pub(crate) service_file: String,
+    /// Methods that run before the handler on every request (Spring MVC's
+    /// `@ModelAttribute` methods of the controller and of its `@ControllerAdvice`).
+    pub(crate) before: Vec<MethodKey>,
 }
 
 /// A non-HTTP entry point: `main`, a scheduled job, a message listener.
@@ -218,6 +234,9 @@ pub(crate) struct TopicUse {
     pub(crate) broker: &'static str,
     pub(crate) topic: String,
     pub(crate) flow: Flow,
+    /// For an in-process topic (Spring application events): the service it lives in; its
+    /// producers and consumers meet only inside it, never across services or products.
+    pub(crate) scope: Option<String>,
 }
 
 /// A read or write of a table, by its name as written.
@@ -282,6 +301,12 @@ pub(crate) enum Finding {
     MethodSql {
         method: MethodKey,
         sql: String,
+    },
+    /// A call site that looks like a call but runs nothing (a HATEOAS link built from a
+    /// method, `linkTo(methodOn(X.class).m())`): no Calls edge, and not unresolved.
+    NotACall {
+        caller: MethodKey,
+        site: usize,
     },
 }
 
@@ -374,6 +399,42 @@ pub(crate) fn declared(product: &Product<'_>, file: &CodeFile) -> Findings {
     out
 }
 
+/// The endpoints one file's declarations serve when it is read alone — no other file, no
+/// configuration: what a text that is not (yet) in the graph declares (the new side of a
+/// diff). Routes that only a whole product can tell (placeholders from config, prefixes
+/// from another file's type, OpenAPI specs, `web.xml`) are not among them.
+pub(crate) fn endpoints_of_file(file: &CodeFile) -> Vec<Endpoint> {
+    let skeletons = std::slice::from_ref(file);
+    let table = SymbolTable::build(skeletons.iter());
+    let mut knowledge = Knowledge::default();
+    knowledge.collect(file);
+    let config = ConfigIndex::new(Vec::new());
+    let resolve = |_: &str, value: &str| value.to_string();
+    let service_of = |_: &str| None;
+    let product = Product {
+        table: &table,
+        values: values::Values {
+            types: types_by_fqn(skeletons),
+            table: &table,
+            resolve: &resolve,
+        },
+        skeletons,
+        files: &[],
+        knowledge: &knowledge,
+        builds: &[],
+        config: &config,
+        service_of: &service_of,
+    };
+    declared(&product, file)
+        .items
+        .into_iter()
+        .filter_map(|f| match f {
+            Finding::Endpoint(e) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Runs every recogniser's `calls` phase over one file and its resolved calls.
 pub(crate) fn calls(product: &Product<'_>, file: &CodeFile, resolved: &[ResolvedCall]) -> Findings {
     let mut out = Findings::default();
@@ -416,6 +477,28 @@ pub(crate) fn caller_decl<'f>(
         .iter()
         .find(|m| m.name == key.name && MethodKey::of(t, m) == *key)?;
     Some((t, m))
+}
+
+/// The first of `names` (external type fqns) that type `fqn` extends or implements,
+/// directly or through its supertypes in the product.
+pub(crate) fn implements(table: &SymbolTable, fqn: &str, names: &[&str]) -> Option<String> {
+    let mut stack = vec![fqn.to_string()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(cur) = stack.pop() {
+        if !seen.insert(cur.clone()) || seen.len() > 64 {
+            continue;
+        }
+        let Some(t) = table.get(&cur) else {
+            continue;
+        };
+        for sup in t.superclass.iter().chain(&t.interfaces) {
+            if let Some(n) = names.iter().find(|n| **n == sup) {
+                return Some((*n).to_string());
+            }
+            stack.push(sup.clone());
+        }
+    }
+    None
 }
 
 /// The skeletons of a repository by type fqn.

@@ -5,6 +5,7 @@
 use crate::facts::CodeFile;
 use crate::walk::SourceKind;
 
+pub(crate) mod budget;
 pub(crate) mod build;
 pub(crate) mod config;
 pub(crate) mod java;

@@ -18,6 +18,7 @@ use serde::Serialize;
 use super::{header, more, ROWS};
 use crate::error::QueryError;
 use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
+use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
 use crate::primitives::code::call_lines;
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
@@ -26,7 +27,9 @@ use crate::render::{document, tick};
 use crate::trace::Trace;
 use crate::Document;
 
-const VERSION: &str = "impact/1";
+const VERSION: &str = "impact/2";
+/// Most nodes the diagram draws.
+const DIAGRAM_NODES: usize = 30;
 /// Most methods a blast radius collects before it stops going deeper.
 const BUDGET: u64 = 50_000;
 /// Entry points are searched up to this depth whatever the listing depth: "which endpoints
@@ -39,45 +42,48 @@ const CANDIDATES: usize = 2_000;
 const VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 #[derive(Serialize, Clone)]
-struct CallerRow {
-    depth: usize,
-    method: NodeRef,
-    calls: String,
-    via: &'static str,
-    site: String,
+pub(crate) struct CallerRow {
+    pub(crate) depth: usize,
+    pub(crate) method: NodeRef,
+    pub(crate) calls: String,
+    pub(crate) via: &'static str,
+    pub(crate) site: String,
 }
 
 #[derive(Serialize)]
-struct EntryRow {
-    depth: usize,
-    product: String,
-    service: String,
-    kind: String,
-    name: String,
-    handler: String,
+pub(crate) struct EntryRow {
+    pub(crate) depth: usize,
+    pub(crate) product: String,
+    pub(crate) service: String,
+    pub(crate) kind: String,
+    pub(crate) name: String,
+    pub(crate) handler: String,
 }
 
 #[derive(Serialize)]
-struct CrossRow {
-    caller_product: String,
-    caller: String,
-    endpoint: String,
-    endpoint_product: String,
+pub(crate) struct CrossRow {
+    pub(crate) caller_product: String,
+    pub(crate) caller_service: String,
+    pub(crate) caller: String,
+    pub(crate) endpoint: String,
+    pub(crate) endpoint_product: String,
 }
 
 #[derive(Serialize)]
-struct TopicRow {
-    topic: String,
-    broker: String,
-    produced_by: Vec<String>,
-    consumers: Vec<String>,
+pub(crate) struct TopicRow {
+    pub(crate) topic: String,
+    pub(crate) broker: String,
+    pub(crate) produced_by: Vec<String>,
+    pub(crate) consumers: Vec<String>,
+    /// The products of the consumers, each once.
+    pub(crate) consumer_products: Vec<String>,
 }
 
 #[derive(Serialize)]
-struct TableRow {
-    table: String,
-    product: String,
-    written_by: Vec<String>,
+pub(crate) struct TableRow {
+    pub(crate) table: String,
+    pub(crate) product: String,
+    pub(crate) written_by: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -87,12 +93,38 @@ struct Snippet {
     code: String,
 }
 
+/// What [`consolidate`] finds: the parts of an impact answer that do not depend on how the
+/// changed methods were named.
+pub(crate) struct Consolidated {
+    /// For each reached method: the method below it and how it reaches it.
+    pub(crate) parents: crate::graph::Parents,
+    /// The nodes read so far, by id (seeds, callers shown, HTTP callers).
+    pub(crate) by_id: HashMap<u32, Node>,
+    /// Production callers by depth, at most [`ROWS`] per depth, with call sites.
+    pub(crate) callers: Vec<CallerRow>,
+    /// Production callers within `depth`, listed or not.
+    pub(crate) callers_total: usize,
+    pub(crate) endpoints: Vec<EntryRow>,
+    pub(crate) entry_points: Vec<EntryRow>,
+    pub(crate) other_products: Vec<CrossRow>,
+    pub(crate) topics: Vec<TopicRow>,
+    pub(crate) tables_written: Vec<TableRow>,
+    /// Test methods that reach the change, sorted by name.
+    pub(crate) tests: Vec<NodeRef>,
+    pub(crate) test_count: usize,
+    pub(crate) affected_methods: usize,
+    pub(crate) affected_products: Vec<String>,
+    pub(crate) incidents: Vec<IssueRow>,
+}
+
 #[derive(Serialize)]
 struct Impact {
     recipe_version: &'static str,
     target: String,
     depth: u32,
     targets: Vec<NodeRef>,
+    /// The service of each target, in the same order.
+    target_services: Vec<String>,
     affected_methods: usize,
     affected_products: Vec<String>,
     callers: Vec<CallerRow>,
@@ -163,6 +195,31 @@ fn resolve_seed(ctx: &Ctx<'_>, target: &str) -> Result<(Vec<Node>, String), Quer
     Ok((methods, how))
 }
 
+/// The service a method or type is deployed in: the Service node whose folder holds its
+/// file (up the Contains edges: method → type → file → service), else what
+/// [`Ctx::service_of`] says (the product, for code outside any module).
+fn code_service(ctx: &Ctx<'_>, node: &Node) -> Result<String, QueryError> {
+    let mut frontier = vec![node.clone()];
+    for _ in 0..6 {
+        let mut next = Vec::new();
+        for n in &frontier {
+            for parent in ctx.neighbor_nodes(n.id, Direction::In, EdgeKind::Contains)? {
+                if parent.kind == NodeKind::Service {
+                    return Ok(parent.name);
+                }
+                if matches!(parent.kind, NodeKind::Type | NodeKind::File | NodeKind::Package) {
+                    next.push(parent);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    Ok(ctx.service_of(node))
+}
+
 fn via_word(v: Via) -> &'static str {
     match v {
         Via::Call => "call",
@@ -210,8 +267,138 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         }
         Ok((nodes, how))
     })?;
-    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
     let title = format!("Impact of {target}");
+    let Consolidated {
+        parents,
+        by_id,
+        mut callers,
+        callers_total,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: test_refs,
+        test_count,
+        affected_methods,
+        affected_products,
+        incidents,
+        ..
+    } = consolidate(ctx, &seeds_nodes, depth, include_tests, &mut trace)?;
+    crate::freshness::note(ctx, &mut trace, &affected_products, None)?;
+
+    // Source: the changed methods and the direct callers' call sites, in the caller's area.
+    let mut withheld: BTreeSet<String> = BTreeSet::new();
+    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
+        let mut out = Vec::new();
+        for s in seeds_nodes.iter().take(5) {
+            if !ctx.may_read(s) {
+                withheld.insert(ctx.product_name(s.product));
+                continue;
+            }
+            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
+                out.push(Snippet {
+                    title: format!("changed: {}", method_display(s)),
+                    location: NodeRef::of(ctx, s).location(),
+                    code: text,
+                });
+            }
+        }
+        for c in callers
+            .iter()
+            .filter(|c| c.depth == 1 && c.via != "HTTP")
+            .take(10)
+        {
+            let Some(n) = by_id.get(&c.method.id) else {
+                continue;
+            };
+            if !ctx.may_read(n) {
+                withheld.insert(ctx.product_name(n.product));
+                continue;
+            }
+            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
+                continue;
+            };
+            let first = n.span.map(|s| s.start_line).unwrap_or(1);
+            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
+            let lines = call_lines(ctx, n.id.0, below, via)?;
+            let code = match lines.first() {
+                Some(&at) => excerpt(&text, first, at, 2),
+                None => excerpt(&text, first, first, 3),
+            };
+            out.push(Snippet {
+                title: format!("call site in {}", method_display(n)),
+                location: c.site.clone(),
+                code,
+            });
+        }
+        let msg = if withheld.is_empty() {
+            format!("{} snippet(s)", out.len())
+        } else {
+            format!(
+                "{} snippet(s); content withheld for {} product(s) outside your area",
+                out.len(),
+                withheld.len()
+            )
+        };
+        Ok((out, msg))
+    })?;
+    if !withheld.is_empty() {
+        trace.warn(format!(
+            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
+            withheld.len(),
+            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+
+    callers.truncate(ROWS * depth as usize);
+    let result = Impact {
+        recipe_version: VERSION,
+        target: target.clone(),
+        depth,
+        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
+        target_services: seeds_nodes
+            .iter()
+            .map(|n| code_service(ctx, n))
+            .collect::<Result<_, _>>()?,
+        affected_methods,
+        affected_products,
+        callers_not_shown: callers_total - callers.len(),
+        callers,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: if include_tests {
+            test_refs
+        } else {
+            test_refs.into_iter().take(5).collect()
+        },
+        test_count,
+        incidents,
+        sources,
+        trace,
+    };
+    let md = render(&result, include_tests);
+    document(&title, md, &result)
+}
+
+/// The consolidated impact of changing `seeds_nodes` (methods), as both `impact` and
+/// `change-impact` report it: the blast radius up to `depth` (entry points searched
+/// deeper), the callers by depth with call sites, the endpoints and entry points reached,
+/// the callers in other services, the topics produced and their consumers, the tables
+/// written, the tests that reach the change (every one with `include_tests`, else the
+/// first [`CANDIDATES`] read) and the incidents that mention the affected products. Each
+/// part is a step of `trace`.
+pub(crate) fn consolidate(
+    ctx: &Ctx<'_>,
+    seeds_nodes: &[Node],
+    depth: u32,
+    include_tests: bool,
+    trace: &mut Trace,
+) -> Result<Consolidated, QueryError> {
+    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
 
     let (layers, parents) = trace.step(
         "blast radius (calls, interface dispatch, HTTP)",
@@ -282,7 +469,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let mut by_id: HashMap<u32, Node> = seeds_nodes.iter().map(|n| (n.id.0, n.clone())).collect();
 
     // Callers by depth (production only), each with its call site.
-    let mut callers: Vec<CallerRow> =
+    let callers: Vec<CallerRow> =
         trace.step("callers by depth with call sites", || -> Result<_, QueryError> {
             // Per depth, the rows shown come from the products in name order, each product's
             // callers in index order (a file's methods together), then sorted by name: only
@@ -422,6 +609,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 for e in served {
                     rows.push(CrossRow {
                         caller_product: ctx.product_name(n.product),
+                        caller_service: code_service(ctx, n)?,
                         caller: method_display(n),
                         endpoint: format!("{} {}", ctx.service_of(&e), e.name),
                         endpoint_product: ctx.product_name(e.product),
@@ -475,17 +663,20 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                         broker,
                         produced_by: Vec::new(),
                         consumers: Vec::new(),
+                        consumer_products: Vec::new(),
                     });
                 if let Some(p) = loaded.get(&m) {
                     row.produced_by.push(method_display(p));
                 }
-                row.consumers.extend(
-                    consumed
-                        .iter()
-                        .filter(|&&(topic, _)| topic == t.id.0)
-                        .filter_map(|(_, c)| loaded.get(c))
-                        .map(|c| format!("{} ({})", method_display(c), ctx.product_name(c.product))),
-                );
+                for c in consumed
+                    .iter()
+                    .filter(|&&(topic, _)| topic == t.id.0)
+                    .filter_map(|(_, c)| loaded.get(c))
+                {
+                    let product = ctx.product_name(c.product);
+                    row.consumers.push(format!("{} ({product})", method_display(c)));
+                    row.consumer_products.push(product);
+                }
             }
             let mut rows: Vec<TopicRow> = merged.into_values().collect();
             for r in &mut rows {
@@ -493,6 +684,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 r.produced_by.dedup();
                 r.consumers.sort();
                 r.consumers.dedup();
+                r.consumer_products.sort();
+                r.consumer_products.dedup();
             }
             let consumers: usize = rows.iter().map(|r| r.consumers.len()).sum();
             let msg = format!("{} topic(s), {consumers} consumer(s)", rows.len());
@@ -578,97 +771,22 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         },
     )?;
 
-    // Source: the changed methods and the direct callers' call sites, in the caller's area.
-    let mut withheld: BTreeSet<String> = BTreeSet::new();
-    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
-        let mut out = Vec::new();
-        for s in seeds_nodes.iter().take(5) {
-            if !ctx.may_read(s) {
-                withheld.insert(ctx.product_name(s.product));
-                continue;
-            }
-            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
-                out.push(Snippet {
-                    title: format!("changed: {}", method_display(s)),
-                    location: NodeRef::of(ctx, s).location(),
-                    code: text,
-                });
-            }
-        }
-        for c in callers
-            .iter()
-            .filter(|c| c.depth == 1 && c.via != "HTTP")
-            .take(10)
-        {
-            let Some(n) = by_id.get(&c.method.id) else {
-                continue;
-            };
-            if !ctx.may_read(n) {
-                withheld.insert(ctx.product_name(n.product));
-                continue;
-            }
-            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
-                continue;
-            };
-            let first = n.span.map(|s| s.start_line).unwrap_or(1);
-            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
-            let lines = call_lines(ctx, n.id.0, below, via)?;
-            let code = match lines.first() {
-                Some(&at) => excerpt(&text, first, at, 2),
-                None => excerpt(&text, first, first, 3),
-            };
-            out.push(Snippet {
-                title: format!("call site in {}", method_display(n)),
-                location: c.site.clone(),
-                code,
-            });
-        }
-        let msg = if withheld.is_empty() {
-            format!("{} snippet(s)", out.len())
-        } else {
-            format!(
-                "{} snippet(s); content withheld for {} product(s) outside your area",
-                out.len(),
-                withheld.len()
-            )
-        };
-        Ok((out, msg))
-    })?;
-    if !withheld.is_empty() {
-        trace.warn(format!(
-            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
-            withheld.len(),
-            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
-        ));
-    }
-
-    callers.truncate(ROWS * depth as usize);
-    let result = Impact {
-        recipe_version: VERSION,
-        target: target.clone(),
-        depth,
-        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
-        affected_methods: production.len() as usize,
-        affected_products,
-        callers_not_shown: callers_total - callers.len(),
+    Ok(Consolidated {
+        parents,
+        by_id,
         callers,
+        callers_total,
         endpoints,
         entry_points,
         other_products,
         topics,
         tables_written,
-        tests: if include_tests {
-            test_refs
-        } else {
-            test_refs.into_iter().take(5).collect()
-        },
+        tests: test_refs,
         test_count,
+        affected_methods: production.len() as usize,
+        affected_products,
         incidents,
-        sources,
-        trace,
-    };
-    let md = render(&result, include_tests);
-    document(&title, md, &result)
+    })
 }
 
 fn render(r: &Impact, include_tests: bool) -> String {
@@ -713,6 +831,9 @@ fn render(r: &Impact, include_tests: bool) -> String {
             r.depth
         ));
     }
+
+    md.h2("Diagram");
+    diagram(r).write(&mut md);
 
     md.h2("Targets");
     let rows: Vec<Vec<String>> = r
@@ -877,4 +998,114 @@ fn render(r: &Impact, include_tests: bool) -> String {
         md.code("java", &s.location, &s.code);
     }
     md.finish()
+}
+
+/// `Type.method` of `package.Type.method(…)`: enough to tell nodes apart in a picture.
+fn short(display: &str) -> String {
+    let name = display.split('(').next().unwrap_or(display);
+    let parts: Vec<&str> = name.rsplitn(3, '.').collect();
+    match parts.as_slice() {
+        [m, t, _] => format!("{t}.{m}"),
+        _ => name.to_string(),
+    }
+}
+
+/// The service subgraph of a node: (key, label naming the product when it differs).
+fn group_of(service: &str, product: &str) -> (String, String) {
+    let label = if service == product || product.is_empty() {
+        service.to_string()
+    } else {
+        format!("{service} ({product})")
+    };
+    (service.to_string(), label)
+}
+
+/// What the change reaches across services: the endpoints and entry points that lead to it
+/// (each in its service), the services calling those endpoints over HTTP, the topics
+/// produced on the way and the products consuming them, the tables written.
+fn diagram(r: &Impact) -> Flowchart {
+    let services: std::collections::BTreeSet<(&str, &str)> = r
+        .targets
+        .iter()
+        .zip(&r.target_services)
+        .map(|(t, s)| (s.as_str(), t.product.as_str()))
+        .collect();
+    let label = match r.targets.as_slice() {
+        [one] => format!("changed: {}", short(one.display())),
+        many => format!("changed: {} ({} methods)", r.target, many.len()),
+    };
+    let group = match services.iter().next() {
+        Some((s, p)) if services.len() == 1 => Some(group_of(s, p)),
+        _ => None,
+    };
+    reach_diagram(
+        &label,
+        group.as_ref().map(|(k, l)| (k.as_str(), l.as_str())),
+        Reach {
+            endpoints: &r.endpoints,
+            entry_points: &r.entry_points,
+            other_products: &r.other_products,
+            topics: &r.topics,
+            tables_written: &r.tables_written,
+        },
+    )
+}
+
+/// The parts of a consolidated impact a diagram draws.
+pub(crate) struct Reach<'a> {
+    pub(crate) endpoints: &'a [EntryRow],
+    pub(crate) entry_points: &'a [EntryRow],
+    pub(crate) other_products: &'a [CrossRow],
+    pub(crate) topics: &'a [TopicRow],
+    pub(crate) tables_written: &'a [TableRow],
+}
+
+/// The path across services from a change (drawn as `label`, in the service subgraph
+/// `group` when it has one): shared by `impact` and `change-impact`.
+pub(crate) fn reach_diagram(label: &str, group: Option<(&str, &str)>, r: Reach<'_>) -> Flowchart {
+    let mut chart = Flowchart::new(DIAGRAM_NODES);
+    let change = "change";
+    chart.node(change, label, Shape::Hexagon, group, "change");
+    for e in r.endpoints.iter().chain(r.entry_points) {
+        let key = format!("endpoint:{} {}", e.service, e.name);
+        let (g, l) = group_of(&e.service, &e.product);
+        chart.node(&key, &e.name, Shape::Box, Some((&g, &l)), "endpoint");
+        let how = if e.depth == 0 {
+            "handled by".to_string()
+        } else {
+            format!("{} hop(s)", e.depth)
+        };
+        chart.edge(&key, change, &how, Line::Solid);
+    }
+    for c in r.other_products {
+        let key = format!("caller:{}", c.caller);
+        let (g, l) = group_of(&c.caller_service, &c.caller_product);
+        chart.node(&key, &short(&c.caller), Shape::Box, Some((&g, &l)), "caller");
+        let (service, route) = c.endpoint.split_once(' ').unwrap_or((c.endpoint.as_str(), ""));
+        let target = format!("endpoint:{}", c.endpoint);
+        let (tg, tl) = group_of(service, &c.endpoint_product);
+        chart.node(&target, route, Shape::Box, Some((&tg, &tl)), "endpoint");
+        chart.edge(&key, &target, "HTTP", Line::Solid);
+    }
+    for t in r.topics {
+        let key = format!("topic:{}", t.topic);
+        let label = if t.broker.is_empty() {
+            t.topic.clone()
+        } else {
+            format!("{} ({})", t.topic, t.broker)
+        };
+        chart.node(&key, &label, Shape::Subroutine, None, "topic");
+        chart.edge(change, &key, "produced on the way", Line::Dotted);
+        for p in &t.consumer_products {
+            let consumer = format!("product:{p}");
+            chart.node(&consumer, p, Shape::Box, None, "consumer");
+            chart.edge(&key, &consumer, "consumed by", Line::Dotted);
+        }
+    }
+    for t in r.tables_written {
+        let key = format!("table:{}.{}", t.product, t.table);
+        chart.node(&key, &t.table, Shape::Cylinder, None, "table");
+        chart.edge(change, &key, "written on the way", Line::Solid);
+    }
+    chart
 }

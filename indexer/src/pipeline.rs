@@ -246,7 +246,12 @@ fn index_repo(
         });
     }
     let configs = config::read_configs(files, &mut run.warnings);
-    let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
+    let env: Vec<&ParsedConfig> = configs
+        .iter()
+        .filter(|c| c.parsed.kind == ConfigKind::Env)
+        .collect();
+    // Each deployable module's service name, and the port its configuration listens on.
+    let mut named: Vec<(&Module, String, Option<String>, Vec<u16>)> = Vec::new();
     for m in modules.iter().filter(|m| m.deployable) {
         let in_module: Vec<&ParsedConfig> = configs
             .iter()
@@ -264,16 +269,76 @@ fn index_repo(
                     .map(str::to_string)
             })
             .unwrap_or_else(|| repo_name.clone());
+        let main: Vec<&ParsedConfig> = in_module
+            .iter()
+            .copied()
+            .filter(|c| !c.file.rel.contains("src/test/"))
+            .collect();
+        let ports = server_port(&ConfigScope::new(&main, &env)).into_iter().collect();
+        named.push((m, name, app_name, ports));
+    }
+    // Deployment descriptors: which module each deploys, and what it gives it.
+    let deployments = read_deployments(files, &env, &mut run.warnings);
+    let mut deployed: BTreeMap<String, Vec<&config::Deployment>> = BTreeMap::new();
+    for d in &deployments {
+        match deployed_module(d, &named) {
+            Some(dir) => deployed.entry(dir).or_default().push(d),
+            None => run.stat("deployments.unmatched", 1),
+        }
+    }
+    let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
+    let mut reach: BTreeMap<String, emit::findings::Reach> = BTreeMap::new();
+    for (m, name, app_name, mut ports) in named {
+        let mut hosts: Vec<String> = Vec::new();
+        for d in deployed.get(&m.dir).into_iter().flatten() {
+            for h in &d.hosts {
+                if !h.eq_ignore_ascii_case(&name) && !hosts.contains(h) {
+                    hosts.push(h.clone());
+                }
+            }
+            for p in &d.ports {
+                if !ports.contains(p) {
+                    ports.push(*p);
+                }
+            }
+        }
         let service = emit::layout::Service {
             name: &name,
             module: &m.dir,
             repo: &repo_name,
             artifact: m.artifact.as_deref(),
             application_name: app_name.is_some(),
+            ports: &ports,
+            hosts: &hosts,
         };
         let id = emit::layout::write_service(run, w, repo, &service)?;
+        let r = reach.entry(name.clone()).or_default();
+        r.hosts.extend(hosts);
+        r.ports.extend(ports);
         services.insert(m.dir.clone(), (id, name));
     }
+    // A deployment's environment is configuration of the module it deploys.
+    let deploy_configs: Vec<(String, ParsedConfig)> = deployed
+        .iter()
+        .flat_map(|(dir, ds)| ds.iter().map(move |d| (dir, d)))
+        .filter(|(_, d)| !d.env.is_empty())
+        .filter_map(|(dir, d)| {
+            let file = files.iter().find(|f| f.rel == d.file)?.clone();
+            Some((
+                dir.clone(),
+                ParsedConfig {
+                    parsed: config::ConfigFile {
+                        path: d.file.clone(),
+                        kind: ConfigKind::Env,
+                        profile: None,
+                        entries: d.env.clone(),
+                        warnings: Vec::new(),
+                    },
+                    file,
+                },
+            ))
+        })
+        .collect();
     let mut file_nodes: BTreeMap<String, NodeId> = BTreeMap::new();
     for f in files {
         let parent = module_of(&modules, &f.rel)
@@ -293,18 +358,26 @@ fn index_repo(
     // Config keys before code, so code can point at them. Each module's keys indexed once,
     // for every placeholder of the repository.
     let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
-    let env: Vec<&ParsedConfig> = configs
-        .iter()
-        .filter(|c| c.parsed.kind == ConfigKind::Env)
-        .collect();
     let mut module_configs: BTreeMap<Option<String>, Vec<&ParsedConfig>> = BTreeMap::new();
     for c in &configs {
         let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
         module_configs.entry(module).or_default().push(c);
     }
+    for (dir, _) in &deploy_configs {
+        module_configs.entry(Some(dir.clone())).or_default();
+    }
     let scopes: BTreeMap<Option<String>, ConfigScope<'_>> = module_configs
         .iter()
-        .map(|(module, scope)| (module.clone(), ConfigScope::new(scope, &env)))
+        .map(|(module, scope)| {
+            let deployment = deploy_configs
+                .iter()
+                .filter(|(dir, _)| Some(dir) == module.as_ref())
+                .flat_map(|(_, c)| &c.parsed.entries);
+            (
+                module.clone(),
+                ConfigScope::new(scope, &env).with_deployment(deployment),
+            )
+        })
         .collect();
     let env_only = ConfigScope::new(&[], &env);
     let scope_of = |rel: &str| {
@@ -339,10 +412,20 @@ fn index_repo(
         }
         progress.file_done(c.file.size);
     }
+    for (dir, c) in &deploy_configs {
+        if let Some(&file) = file_nodes.get(&c.file.rel) {
+            let scope = scopes.get(&Some(dir.clone())).unwrap_or(&env_only);
+            let written = emit::config::write_config(run, w, file, c, scope)?;
+            config_index.add_deployment(&c.file.rel, dir, written.iter().map(|(k, _)| k.as_str()));
+            config_keys.extend(written.into_iter().map(|(_, id)| id));
+        }
+    }
 
     let builds: Vec<(String, BuildFile)> = modules.iter().map(|m| (m.dir.clone(), m.build.clone())).collect();
     let code = Code {
         builds: &builds,
+        configs: &configs,
+        reach: &reach,
         files,
         file_nodes: &file_nodes,
         service_of: &service_of,
@@ -357,9 +440,84 @@ fn index_repo(
     Ok(())
 }
 
+/// The port a module's configuration listens on (`server.port`, placeholders resolved),
+/// unless it is Spring's default, random (`0`) or not fixed.
+fn server_port(scope: &ConfigScope<'_>) -> Option<u16> {
+    let written = scope.lookup(None, "server.port")?;
+    let port: u16 = scope.resolve(&written).trim().parse().ok()?;
+    (port != 0).then_some(port)
+}
+
+/// The deployment descriptors of a repository (docker-compose files, Kubernetes manifests).
+fn read_deployments(
+    files: &[SourceFile],
+    env: &[&ParsedConfig],
+    warnings: &mut Vec<Warning>,
+) -> Vec<config::Deployment> {
+    let env_scope = ConfigScope::new(&[], env);
+    let lookup = |k: &str| env_scope.lookup(None, k);
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.kind == SourceKind::Deployment) {
+        let Some(text) = walk::read_source(f, warnings) else {
+            continue;
+        };
+        let mut found = Vec::new();
+        out.extend(config::parse_deployments(&f.rel, &text, &lookup, &mut found));
+        warnings.extend(found.into_iter().map(|w| Warning {
+            file: f.rel.clone(),
+            line: Some(w.line).filter(|&l| l > 0),
+            message: w.message,
+        }));
+    }
+    out
+}
+
+/// The module a deployment runs: the one its compose `build` context is, else the one
+/// service whose name, artifact or folder its image or names give.
+fn deployed_module(
+    d: &config::Deployment,
+    named: &[(&Module, String, Option<String>, Vec<u16>)],
+) -> Option<String> {
+    if let Some(context) = &d.build {
+        if let Some((m, ..)) = named.iter().find(|(m, ..)| &m.dir == context) {
+            return Some(m.dir.clone());
+        }
+    }
+    let candidates: Vec<&str> = d
+        .images
+        .iter()
+        .chain(&d.names)
+        .chain(std::iter::once(&d.name))
+        .map(String::as_str)
+        .collect();
+    for wanted in candidates {
+        let hits: Vec<&Module> = named
+            .iter()
+            .filter(|(m, name, ..)| {
+                name.eq_ignore_ascii_case(wanted)
+                    || m.artifact
+                        .as_deref()
+                        .is_some_and(|a| a.eq_ignore_ascii_case(wanted))
+                    || (!m.dir.is_empty()
+                        && m.dir
+                            .rsplit('/')
+                            .next()
+                            .is_some_and(|f| f.eq_ignore_ascii_case(wanted)))
+            })
+            .map(|(m, ..)| *m)
+            .collect();
+        if let [only] = hits.as_slice() {
+            return Some(only.dir.clone());
+        }
+    }
+    None
+}
+
 /// What the code passes of a repository need from the rest of its run.
 struct Code<'a> {
     builds: &'a [(String, BuildFile)],
+    configs: &'a [ParsedConfig],
+    reach: &'a BTreeMap<String, emit::findings::Reach>,
     files: &'a [SourceFile],
     file_nodes: &'a BTreeMap<String, NodeId>,
     service_of: &'a (dyn Fn(&str) -> Option<(NodeId, String)> + Sync),
@@ -442,6 +600,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
         knowledge: &knowledge,
         builds: code.builds,
         config: code.config_index,
+        configs: code.configs,
         service_of: &service_name,
     };
 
@@ -477,6 +636,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                 methods: &nodes.methods,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
+                reach: code.reach,
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, declared)?;
             // Call sites a recogniser knows run nothing (a link built from a method).
@@ -501,6 +661,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                 methods: &nodes.methods,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
+                reach: code.reach,
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, called)?;
         }
@@ -511,6 +672,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
         methods: &nodes.methods,
         config_keys: code.config_keys,
         service_of: code.service_of,
+        reach: code.reach,
     };
     for (path, batch) in frameworks::product(&product).batches {
         emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
@@ -648,6 +810,8 @@ fn index_jira(
     Ok(())
 }
 
+#[cfg(test)]
+mod cloud_tests;
 #[cfg(test)]
 mod data_tests;
 #[cfg(test)]

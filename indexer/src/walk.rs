@@ -38,7 +38,10 @@ pub(crate) enum SourceKind {
     Sql,
     /// Spring configuration: `application*`/`bootstrap*` YAML, `.properties`, `.env`.
     Config,
-    /// Any other YAML (OpenAPI specs, manifests).
+    /// Deployment descriptors: docker-compose files, and Kubernetes manifests in a folder
+    /// named for them (`k8s/`, `kubernetes/`, `manifests/`, `deploy/`…).
+    Deployment,
+    /// Any other YAML (OpenAPI specs).
     Yaml,
     /// A Maven `pom.xml` or a Gradle build script.
     BuildFile,
@@ -79,6 +82,7 @@ fn classify(path: &Path) -> Option<SourceKind> {
         "yml" | "yaml" if name.starts_with("application") || name.starts_with("bootstrap") => {
             Some(SourceKind::Config)
         }
+        "yml" | "yaml" if is_compose_file(name) => Some(SourceKind::Deployment),
         "yml" | "yaml" => Some(SourceKind::Yaml),
         // JSON is YAML: OpenAPI and Swagger documents are read with the YAML parser.
         "json"
@@ -98,6 +102,31 @@ fn classify(path: &Path) -> Option<SourceKind> {
         _ if name == ".env" => Some(SourceKind::Config),
         _ => None,
     }
+}
+
+/// Folders that hold Kubernetes manifests by convention.
+const MANIFEST_FOLDERS: &[&str] = &[
+    "k8s",
+    "kubernetes",
+    "kube",
+    "manifests",
+    "deploy",
+    "deployment",
+    "deployments",
+    "openshift",
+];
+
+/// Whether a YAML file (repository-relative) sits in a folder of Kubernetes manifests (a Helm chart's
+/// `templates/` are Go templates, not YAML, and stay out).
+fn in_manifest_folder(rel: &str) -> bool {
+    let folders: Vec<String> = rel
+        .rsplit_once('/')
+        .map_or("", |(d, _)| d)
+        .split('/')
+        .map(str::to_lowercase)
+        .collect();
+    folders.iter().any(|f| MANIFEST_FOLDERS.contains(&f.as_str()))
+        && !folders.iter().any(|f| f == "templates")
 }
 
 /// Whether a name that is not UTF-8 still ends like a source file (`caf\xe9.java`).
@@ -209,6 +238,11 @@ pub(crate) fn walk_repo(root: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
             continue;
         };
         let rel = relative(root, path);
+        let kind = if kind == SourceKind::Yaml && in_manifest_folder(&rel) {
+            SourceKind::Deployment
+        } else {
+            kind
+        };
         let size = match entry.metadata() {
             Ok(m) => m.len(),
             Err(e) => {
@@ -305,6 +339,19 @@ pub(crate) fn read_source(file: &SourceFile, warnings: &mut Vec<Warning>) -> Opt
             Some(String::from_utf8_lossy(body).into_owned())
         }
     }
+}
+
+/// Whether a file name is a docker-compose file's.
+pub(crate) fn is_compose_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower
+        .strip_suffix(".yml")
+        .or_else(|| lower.strip_suffix(".yaml"))
+        .unwrap_or("");
+    stem == "compose"
+        || stem.starts_with("compose.")
+        || stem.starts_with("compose-")
+        || stem.starts_with("docker-compose")
 }
 
 #[cfg(test)]

@@ -54,6 +54,10 @@ pub(crate) struct Service<'a> {
     pub(crate) artifact: Option<&'a str>,
     /// Whether `name` is its `spring.application.name`.
     pub(crate) application_name: bool,
+    /// Ports it listens on (`server.port`, ports a compose file publishes).
+    pub(crate) ports: &'a [u16],
+    /// Other host names its deployments give it (compose services, Kubernetes Services).
+    pub(crate) hosts: &'a [String],
 }
 
 /// Writes a Service node under its repository.
@@ -73,8 +77,18 @@ pub(crate) fn write_service(
     if s.application_name {
         node = node.attr("application-name", s.name);
     }
+    if !s.ports.is_empty() {
+        let ports: Vec<String> = s.ports.iter().map(u16::to_string).collect();
+        node = node.attr("ports", ports.join(","));
+    }
+    if !s.hosts.is_empty() {
+        node = node.attr("hosts", s.hosts.join(","));
+    }
     let id = run.add(w, node)?;
     w.add_edge(repo, EdgeKind::Contains, id)?;
+    for &port in s.ports {
+        w.add_anchor(id, &keys::service_port(port))?;
+    }
     run.services.push(s.name.to_string());
     Ok(id)
 }
@@ -87,6 +101,7 @@ fn language(kind: SourceKind) -> &'static str {
         SourceKind::Sql => "sql",
         SourceKind::Config => "config",
         SourceKind::Yaml => "yaml",
+        SourceKind::Deployment => "deployment",
         SourceKind::BuildFile => "build",
         SourceKind::Xml => "xml",
         SourceKind::Markdown => "markdown",

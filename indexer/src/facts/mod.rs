@@ -159,6 +159,9 @@ pub(crate) struct MethodDecl {
     /// Locals initialised with string literals joined by `+` and never assigned again:
     /// name, byte scope and value (SQL is often built this way before it is run).
     pub(crate) string_locals: Vec<(String, (usize, usize), String)>,
+    /// The expression of each `return` of a method returning text (`String`, `URI`,
+    /// `CharSequence`), outside lambdas: a helper that builds a base URL or a topic name.
+    pub(crate) returns: Vec<Expr>,
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
@@ -292,6 +295,8 @@ pub(crate) enum Expr {
     New { ty: String, args: Vec<Expr> },
     /// A lambda with an expression body (`b -> b.path("/x").build()`): the body.
     Lambda(Box<Expr>),
+    /// `cond ? a : b`: either branch (the condition is not kept).
+    Choice(Vec<Expr>),
     /// `this`.
     This,
     /// Anything else (numbers, ternaries, arrays…).

@@ -101,6 +101,7 @@ pub(crate) fn findings(fixture: &str) -> String {
         knowledge: &knowledge,
         builds: &builds,
         config: &index,
+        configs: &configs,
         service_of: &service_of,
     };
     let mut out = String::new();
@@ -160,7 +161,7 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
             ),
             Finding::HttpCall(c) => writeln!(
                 out,
-                "http {} {} {} {} url={} by {}{}{}{} ({}:{})",
+                "http {} {} {} {} url={} by {}{}{}{}{}{} ({}:{})",
                 c.verb,
                 c.target,
                 c.path,
@@ -168,7 +169,9 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
                 c.url,
                 c.caller_name,
                 if c.links { " linked" } else { "" },
+                c.port.map(|p| format!(" port={p}")).unwrap_or_default(),
                 if c.external { " external" } else { "" },
+                if c.unresolved.is_some() { " unresolved" } else { "" },
                 if c.test { " test" } else { "" },
                 c.file,
                 c.lines.0
@@ -215,6 +218,36 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
                 u.key,
                 if u.defaulted { " (defaulted)" } else { "" }
             ),
+            Finding::Gateway(g) => {
+                for t in &g.targets {
+                    let (shape, to) = match &t.forward {
+                        super::Forward::Prefix(p) => ("prefix", p),
+                        super::Forward::Exact(p) => ("exact", p),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "gateway {} {} {} -> {}{}{}{} {shape} {to} by {} ({}:{})",
+                        g.id,
+                        if g.verbs.is_empty() {
+                            "ANY".to_string()
+                        } else {
+                            g.verbs.join(",")
+                        },
+                        g.path,
+                        t.target,
+                        t.port.map(|p| format!(" port={p}")).unwrap_or_default(),
+                        if t.external { " external" } else { "" },
+                        if t.unresolved.is_some() { " unresolved" } else { "" },
+                        match &g.declared_by {
+                            super::RouteSource::Config(_) => "config".to_string(),
+                            super::RouteSource::Method(k) => format!("{}.{}", k.type_fqn, k.name),
+                        },
+                        g.file,
+                        g.line
+                    );
+                }
+                Ok(())
+            }
             Finding::MethodSql { method, .. } => writeln!(out, "sql {}.{}", method.type_fqn, method.name),
             Finding::NotACall { caller, site } => {
                 writeln!(out, "not-a-call {}.{} #{site}", caller.type_fqn, caller.name)

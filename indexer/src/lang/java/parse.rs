@@ -398,7 +398,7 @@ impl<'s> Extractor<'s> {
             for m in members {
                 match m {
                     Member::Field(f) => decl.fields.push(f),
-                    Member::Method(m) => decl.methods.push(m),
+                    Member::Method(m) => decl.methods.push(*m),
                     Member::EnumConstant(n) => decl.enum_constants.push(n),
                     Member::Constant(n, v) => decl.constants.push((n, v)),
                     Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
@@ -476,7 +476,7 @@ impl<'s> Extractor<'s> {
                         depth,
                     };
                     let m = self.method(child, &ctx, record_params, &[]);
-                    out.push(Member::Method(m));
+                    out.push(Member::Method(Box::new(m)));
                 }
                 k if is_type_decl(k) => self.type_decl(child, Some(type_fqn), depth + 1),
                 _ => {}
@@ -634,6 +634,7 @@ impl<'s> Extractor<'s> {
             local_inits: Vec::new(),
             assignments: Vec::new(),
             string_locals: Vec::new(),
+            returns: Vec::new(),
         };
         for l in inherited_locals {
             m.locals.push(Local {
@@ -719,6 +720,11 @@ impl<'s> Extractor<'s> {
                     self.assignment(node, m);
                 }
                 "lambda_expression" => self.lambda_params(node, m, None),
+                "return_statement" if returns_text(m) && !in_lambda(node, body) => {
+                    if let Some(value) = node.named_child(0).filter(|v| !v.kind().ends_with("comment")) {
+                        m.returns.push(expr::build(value, self.src));
+                    }
+                }
                 "enhanced_for_statement" => {
                     if let (Some(name), Some(ty)) =
                         (node.child_by_field_name("name"), node.child_by_field_name("type"))
@@ -889,7 +895,7 @@ impl<'s> Extractor<'s> {
             match child.kind() {
                 "method_declaration" => {
                     let method = self.method(child, &inner, &[], &captured);
-                    members.push(Member::Method(method));
+                    members.push(Member::Method(Box::new(method)));
                 }
                 "field_declaration" => self.field(child, &fqn, &mut members),
                 k if is_type_decl(k) => self.type_decl(child, Some(&fqn), ctx.depth + 2),
@@ -900,7 +906,7 @@ impl<'s> Extractor<'s> {
         for member in members {
             match member {
                 Member::Field(f) => decl.fields.push(f),
-                Member::Method(m) => decl.methods.push(m),
+                Member::Method(m) => decl.methods.push(*m),
                 Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
                 Member::EnumConstant(_) | Member::Constant(..) => {}
             }
@@ -1320,7 +1326,7 @@ impl<'s> Extractor<'s> {
 
 enum Member {
     Field(FieldDecl),
-    Method(MethodDecl),
+    Method(Box<MethodDecl>),
     EnumConstant(String),
     Constant(String, String),
     FieldInit(String, Expr),
@@ -1346,4 +1352,29 @@ fn unparen(mut node: Node<'_>) -> Node<'_> {
         }
     }
     node
+}
+
+/// Whether a method returns text: only such helpers' `return` values are kept.
+fn returns_text(m: &MethodDecl) -> bool {
+    m.return_type.as_deref().is_some_and(|t| {
+        matches!(
+            crate::facts::simple_name(t).as_str(),
+            "String" | "URI" | "CharSequence"
+        )
+    })
+}
+
+/// Whether `node` sits inside a lambda of the body `body` (its `return` is the lambda's).
+fn in_lambda(node: Node<'_>, body: Node<'_>) -> bool {
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        if n.id() == body.id() {
+            return false;
+        }
+        if n.kind() == "lambda_expression" {
+            return true;
+        }
+        cur = n.parent();
+    }
+    false
 }

@@ -3,7 +3,7 @@
 //!
 //! The corpora are generated into a temporary folder, deterministically, and deleted:
 //! - Java (`--java-lines`, default `1000000,4000000`): per size, the synthetic company of
-//!   `semgraph::java_corpus` — realistic Spring services of about 200,000 lines each
+//!   `semgraph_testkit::java_corpus` — realistic Spring services of about 200,000 lines each
 //!   (`--java-products` at the largest size, default 20; smaller sizes get proportionally
 //!   fewer, so a product is the same size at every size), calling each other over HTTP and
 //!   Kafka — indexed product by product into one fresh store, as a company would. Printed
@@ -36,9 +36,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use semgraph::java_corpus::{write_java_company, JavaCorpusSpec};
 use semgraph_indexer::{index_product, Company, NoProgress, ProductSource};
 use semgraph_storage::Store;
+use semgraph_testkit::java_corpus::{write_java_company, JavaCorpusSpec};
 
 struct Args {
     java_lines: Vec<u64>,

@@ -3,7 +3,7 @@
 //! the peer comparison (`benches/peers/`) runs on the same graph.
 //!
 //! Builds the scale generator's company (default 50 products, 2M methods, 20M calls,
-//! hubs, endpoints, HTTP and Kafka boundaries, 5,000 tables; see `src/scale.rs`) and prints
+//! hubs, endpoints, HTTP and Kafka boundaries, 5,000 tables; see `testkit/src/scale.rs`) and prints
 //! median, p99 and max latency of `code/callers` (depth 1), `recipes/impact` (depth 3 and 6),
 //! `recipes/table-analysis`, `recipes/endpoint-trace` and `recipes/status-snapshot`, each
 //! through `semgraph_queries::execute` (resolve, traverse, load, render markdown and JSON).
@@ -39,9 +39,9 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use roaring::RoaringBitmap;
-use semgraph::scale::{load_company, CompanySpec};
 use semgraph_queries::{execute, Caller, Request};
 use semgraph_storage::{Direction, EdgeKind, NodeId, NodeKind, Snapshot, Store};
+use semgraph_testkit::scale::{load_company, CompanySpec};
 use support::{ms, percentile};
 
 /// A graph kernel the peers are asked too: its key in the export, its name, and the

@@ -1,6 +1,6 @@
 //! Storage benchmark: bulk load, batched node reads, neighbour lookups, reverse BFS.
 //!
-//! Builds a synthetic company (see `semgraph::scale`) into a fresh store and prints:
+//! Builds a synthetic company (see `semgraph_testkit::scale`) into a fresh store and prints:
 //! bulk load rate (edges/s), node batch-read rate, neighbour-lookup rate, depth-3 and
 //! depth-5 reverse BFS latency from random seeds (median, p99, nodes reached), peak RSS,
 //! in-memory adjacency bytes per edge, and bytes on disk per node and per edge — for a
@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use roaring::RoaringBitmap;
-use semgraph::scale::{load_company, CallShape, CompanySpec};
 use semgraph_storage::{Direction, EdgeKind, NodeId, NodeKind, Store};
+use semgraph_testkit::scale::{load_company, CallShape, CompanySpec};
 
 struct Args {
     methods: u64,

@@ -1,4 +1,4 @@
-//! The synthetic Java company of `semgraph::java_corpus`, indexed product by product into a
+//! The synthetic Java company of `semgraph_testkit::java_corpus`, indexed product by product into a
 //! real store and held to what the generator planted: every endpoint is served by its
 //! handler, every cross-product HTTP call invokes the endpoint it names, producers and
 //! consumers of a topic meet on it, every table exists with its entity, readers and
@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use semgraph::java_corpus::{write_java_company, CallStyle, JavaCorpusReport, JavaCorpusSpec};
 use semgraph_indexer::{index_product, Company, NoProgress, ProductReport, ProductSource};
 use semgraph_storage::{Direction, EdgeKind, Node, NodeId, NodeKind, Snapshot, Store};
+use semgraph_testkit::java_corpus::{write_java_company, CallStyle, JavaCorpusReport, JavaCorpusSpec};
 
 /// Three products of about 5,000 lines each: every kind of fact is planted several times,
 /// and a debug build indexes it in seconds.
@@ -24,8 +24,11 @@ fn small_spec() -> JavaCorpusSpec {
     }
 }
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 struct Indexed {
-    _dir: tempfile::TempDir,
+    _dir: std::path::PathBuf,
     store: Store,
     corpus: JavaCorpusReport,
     runs: Vec<ProductReport>,
@@ -35,10 +38,9 @@ struct Indexed {
 fn indexed() -> &'static Indexed {
     static INDEXED: OnceLock<Indexed> = OnceLock::new();
     INDEXED.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let corpus =
-            write_java_company(&dir.path().join("company"), &small_spec()).expect("write the corpus");
-        let store = Store::open(dir.path().join("store")).expect("open store");
+        let dir = scratch::process_dir("java-corpus");
+        let corpus = write_java_company(&dir.join("company"), &small_spec()).expect("write the corpus");
+        let store = Store::open(dir.join("store")).expect("open store");
         let products: Vec<ProductSource> = corpus
             .products
             .iter()
@@ -51,7 +53,7 @@ fn indexed() -> &'static Indexed {
             })
             .collect();
         let company = Company {
-            store: dir.path().join("store"),
+            store: dir.join("store"),
             products: products.clone(),
             config_file: None,
             server: None,

@@ -94,3 +94,127 @@ fn layers_point_one_way() {
         "semgraph-queries depends on the indexer"
     );
 }
+
+/// The stage of the indexer a file belongs to, by its first folder under `indexer/src`.
+fn indexer_stage(rel: &str) -> &str {
+    let first = rel.split('/').next().unwrap_or(rel);
+    first.strip_suffix(".rs").unwrap_or(first)
+}
+
+/// The indexer's stages, lowest first: a file may import only from its own stage or one
+/// below it (`pipeline` runs them all; tests and the fuzz bodies may reach anywhere).
+const INDEXER_STAGES: &[&[&str]] = &[
+    &["error", "walk", "company"],
+    &["facts", "typemodel"],
+    &["lang"],
+    &["resolve"],
+    &["frameworks"],
+    &["emit"],
+    &["pipeline"],
+];
+
+fn stage_rank(stage: &str) -> Option<usize> {
+    INDEXER_STAGES.iter().position(|s| s.contains(&stage))
+}
+
+/// The code of a file outside its comments and its `#[cfg(test)] mod tests`.
+fn production_code(text: &str) -> String {
+    let production = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    production
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `crate::<module>` paths a file's production code names.
+fn crate_imports(text: &str) -> Vec<String> {
+    let production = production_code(text);
+    let mut out = Vec::new();
+    for (i, _) in production.match_indices("crate::") {
+        let rest = &production[i + "crate::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let before = production[..i].chars().last();
+        let is_path = before.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_');
+        if is_path && !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_indexer_stages_point_one_way_and_recognisers_import_no_loop() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("indexer/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut problems = Vec::new();
+    // Imports between framework files, for the loop check.
+    let mut framework_edges: Vec<(String, String)> = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap_or(file).display().to_string();
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let stage = indexer_stage(&rel);
+        if matches!(stage, "lib" | "testing" | "fuzzing")
+            || rel.ends_with("tests.rs")
+            || rel.contains("/testing.rs")
+        {
+            continue;
+        }
+        let Some(rank) = stage_rank(stage) else {
+            problems.push(format!("{rel}: stage {stage} is in no layer of INDEXER_STAGES"));
+            continue;
+        };
+        for import in crate_imports(&text) {
+            let Some(to) = stage_rank(&import) else {
+                continue;
+            };
+            if to > rank {
+                problems.push(format!("{rel}: {stage} imports crate::{import}, a later stage"));
+            }
+        }
+        if let Some(name) = rel
+            .strip_prefix("frameworks/")
+            .and_then(|r| r.strip_suffix(".rs"))
+        {
+            let production = production_code(&text);
+            for (i, _) in production.match_indices("super::") {
+                let target: String = production[i + "super::".len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let is_module = files
+                    .iter()
+                    .any(|f| f.ends_with(format!("frameworks/{target}.rs")));
+                if is_module && target != name {
+                    framework_edges.push((name.to_string(), target));
+                }
+            }
+        }
+    }
+    // No cycle among framework files (a recogniser may use a sibling's rules, never back).
+    let names: std::collections::BTreeSet<String> = framework_edges
+        .iter()
+        .flat_map(|(a, b)| [a.clone(), b.clone()])
+        .collect();
+    for start in &names {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        while let Some((at, path)) = stack.pop() {
+            for (_, to) in framework_edges.iter().filter(|(from, _)| *from == at) {
+                if to == start {
+                    problems.push(format!("frameworks import loop: {} -> {to}", path.join(" -> ")));
+                } else if !path.contains(to) && path.len() < 32 {
+                    let mut next = path.clone();
+                    next.push(to.clone());
+                    stack.push((to.clone(), next));
+                }
+            }
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

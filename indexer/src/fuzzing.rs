@@ -11,9 +11,11 @@
 //!
 //! Not an API: hidden from the docs and free to change with the front-ends.
 
-use crate::config_files::{self, ConfigKind, MAX_ENTRIES_PER_FILE};
-use crate::java::{self, Expr, Lookup, Scope, SymbolTable};
-use crate::sql::{self, SqlDialect, Statement};
+use crate::facts::Expr;
+use crate::frameworks::values::{Lookup, Scope};
+use crate::lang::config::{self, ConfigKind, MAX_ENTRIES_PER_FILE};
+use crate::lang::sql::{self, SqlDialect, Statement};
+use crate::resolve::SymbolTable;
 
 /// A fuzz target's body.
 pub type Body = fn(&[u8]);
@@ -44,7 +46,7 @@ impl Scope for Empty {
 /// literals as the pipeline does.
 pub fn java(data: &[u8]) {
     let source = text(data);
-    let file = java::parse_java_file("Fuzz.java", &source);
+    let file = crate::lang::java::parse_java_file("Fuzz.java", &source);
     let lines = line_count(&source);
     assert!(file.diagnostics.len() <= 50, "diagnostics are capped");
     for t in &file.types {
@@ -75,11 +77,11 @@ pub fn java(data: &[u8]) {
                     "argument texts are capped"
                 );
                 for v in &call.arg_values {
-                    let _ = java::eval(v, &Empty, 0);
+                    let _ = crate::frameworks::values::eval(v, &Empty, 0);
                 }
             }
             for (_, _, e) in &m.local_inits {
-                let _ = java::eval(e, &Empty, 0);
+                let _ = crate::frameworks::values::eval(e, &Empty, 0);
             }
             for (_, s) in &m.strings {
                 let _ = sql::sql_touches(s);
@@ -87,11 +89,11 @@ pub fn java(data: &[u8]) {
             }
         }
         for (_, e) in &t.field_inits {
-            let _ = java::eval(e, &Empty, 0);
+            let _ = crate::frameworks::values::eval(e, &Empty, 0);
         }
     }
     let table = SymbolTable::build([&file]);
-    let calls = java::resolve_calls(&file, &table);
+    let calls = crate::resolve::resolve_calls(&file, &table);
     let sites: usize = file
         .types
         .iter()
@@ -170,7 +172,7 @@ pub fn config(data: &[u8]) {
     };
     let source = text(rest);
     let lines = u32::try_from(line_count(&source)).unwrap_or(u32::MAX);
-    let file = config_files::parse_config_file(name, &source);
+    let file = config::parse_config_file(name, &source);
     let kind = match name {
         "application.yml" => ConfigKind::Yaml,
         ".env" => ConfigKind::Env,
@@ -196,13 +198,13 @@ pub fn config(data: &[u8]) {
             .map(|e| e.value.clone())
     };
     for e in file.entries.iter().take(256) {
-        let resolved = config_files::resolve_placeholders(&e.value, lookup);
+        let resolved = config::resolve_placeholders(&e.value, lookup);
         assert!(
-            resolved.text.len() <= config_files::MAX_RESOLVED_BYTES + e.value.len(),
+            resolved.text.len() <= config::MAX_RESOLVED_BYTES + e.value.len(),
             "{} resolved to {} bytes",
             e.key,
             resolved.text.len()
         );
     }
-    let _ = config_files::application_name(std::slice::from_ref(&file));
+    let _ = config::application_name(std::slice::from_ref(&file));
 }

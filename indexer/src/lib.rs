@@ -1,40 +1,33 @@
 //! semgraph-indexer: a company's sources in, product generations out.
 //!
-//! Each language front-end turns one file into plain facts (it never fails: a broken file
-//! is facts plus warnings); the product pipeline turns the facts of a whole product into
-//! nodes, edges, content and link declarations of one `ProductWriter` run.
+//! Four stages, data flowing one way, run by one orchestrator (`pipeline`):
 //!
-//! - `config_files`: `.properties`, `.yml`/`.yaml`, `.env` → flattened keys and values.
-//! - `sql`: DDL statements → tables, columns, keys, indexes, views, triggers, routines.
-//! - `wiki`: markdown pages → title, headings, links, mention candidates.
-//! - `jira`: Jira search-API JSON → issues.
-//! - `java`: Java sources → types, methods, fields, resolved calls.
+//! - `lang`: the front-ends — one file in, plain facts out, never failing (a broken file
+//!   is facts plus warnings): Java, build files, SQL and migrations, config, wiki, Jira;
+//! - `facts` and `resolve`: the language-neutral facts of code, and their names and calls
+//!   bound over the product's symbol table;
+//! - `frameworks`: pure recognisers, one per framework — facts in, findings out;
+//! - `emit`: the only writer — layout, code, schemas, config, documents and findings
+//!   into one `ProductWriter` run.
 //!
 //! [`Company`] reads `semgraph.toml`; [`index_product`] runs one product into a store.
 //! `fuzzing` (hidden) holds the fuzz target bodies, which need the private front-ends.
 
 mod company;
+mod emit;
 mod error;
+mod facts;
+mod frameworks;
 #[doc(hidden)]
 pub mod fuzzing;
-#[allow(dead_code)]
-mod keys;
+mod lang;
 mod pipeline;
+mod resolve;
 #[cfg(test)]
 mod testing;
+#[allow(dead_code)]
+mod typemodel;
 mod walk;
-
-// Front-ends: plain facts from one file each, wired into the pipeline as they land.
-#[allow(dead_code)]
-mod config_files;
-#[allow(dead_code)]
-mod java;
-#[allow(dead_code)]
-mod jira;
-#[allow(dead_code)]
-mod sql;
-#[allow(dead_code)]
-mod wiki;
 
 pub use company::{Company, ProductSource, DEFAULT_STORE};
 pub use error::IndexError;

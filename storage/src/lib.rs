@@ -11,11 +11,14 @@
 //!   runs, and the [`Adjacency`] for traversals.
 //!
 //! Storage knows nothing of Java, SQL, HTTP, markdown or entitlement: content is stored
-//! apart from structure, and who may read it is decided above.
+//! apart from structure, and who may read it is decided above. [`keys`] spells the link
+//! keys and normalised names that the indexer writes and the queries look up; storage
+//! itself only ever compares them as opaque strings.
 
 mod adjacency;
 mod codec;
 mod error;
+pub mod keys;
 mod link;
 mod model;
 mod staging;

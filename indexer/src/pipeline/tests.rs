@@ -40,15 +40,6 @@ fn names_of_kind(snap: &Snapshot, product: &str, kind: NodeKind) -> Vec<String> 
 }
 
 #[test]
-fn pom_values_skip_the_parent_block() {
-    let pom = "<project><parent><artifactId>acme-parent</artifactId></parent>\
-               <artifactId>orders-service</artifactId><packaging>jar</packaging></project>";
-    assert_eq!(pom_value(pom, "artifactId").as_deref(), Some("orders-service"));
-    assert_eq!(pom_value(pom, "packaging").as_deref(), Some("jar"));
-    assert_eq!(pom_value(pom, "modules"), None);
-}
-
-#[test]
 fn the_fixture_company_is_indexed_as_expected_md_says() {
     let (_dir, store) = index_acme();
     let snap = store.snapshot();

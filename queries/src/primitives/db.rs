@@ -15,16 +15,7 @@ pub(crate) const TABLE_KINDS: &[NodeKind] = &[NodeKind::Table, NodeKind::View];
 
 /// The normalised table name: schema and quotes dropped, lowercase (as the indexer keys it).
 pub(crate) fn table_key(name: &str) -> String {
-    let unquoted: String = name
-        .chars()
-        .filter(|c| !matches!(c, '"' | '`' | '[' | ']'))
-        .collect();
-    unquoted
-        .rsplit('.')
-        .next()
-        .unwrap_or(&unquoted)
-        .trim()
-        .to_lowercase()
+    semgraph_storage::keys::table_name(name)
 }
 
 /// The tables (and views) called `name`, or a 404 with the nearest table names.

@@ -1,0 +1,449 @@
+//! Code facts into the graph: packages, types, methods, fields, the type hierarchy, and
+//! resolved calls with their call-site lines.
+//!
+//! A call to a method of the product is a Calls edge with its lines; a call to a method
+//! of a type outside the product (a library type such as `RestTemplate`) is an edge to an
+//! external node, created on first use; an unresolved call is counted and reported per
+//! file, never guessed into an edge.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use semgraph_storage::{
+    keys, ContentKind, EdgeAttrs, EdgeKind, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
+};
+
+use super::Run;
+use crate::error::IndexError;
+use crate::facts::{self, CodeFile, TypeKind};
+use crate::resolve::{MethodKey, ResolvedCall, SymbolTable, Target};
+use crate::walk::SourceFile;
+
+/// The product's Java nodes, for the passes that hang more facts from them.
+#[derive(Default)]
+pub(crate) struct CodeNodes {
+    pub(crate) types: HashMap<String, NodeId>,
+    pub(crate) methods: HashMap<MethodKey, NodeId>,
+    external_types: HashMap<String, NodeId>,
+    external_methods: HashMap<(String, String), NodeId>,
+    packages: HashMap<String, NodeId>,
+}
+
+fn type_kind(kind: TypeKind) -> &'static str {
+    match kind {
+        TypeKind::Class => "class",
+        TypeKind::Interface => "interface",
+        TypeKind::Enum => "enum",
+        TypeKind::Record => "record",
+        TypeKind::Annotation => "annotation",
+    }
+}
+
+/// A file's text with the offset of every line, so the source of each of its types and
+/// methods is sliced out directly: scanning from the top for each one made a generated
+/// class of 40,000 methods take minutes.
+struct SourceLines<'t> {
+    text: &'t str,
+    /// Byte offset where each line starts (as `str::lines` counts them).
+    starts: Vec<usize>,
+}
+
+impl<'t> SourceLines<'t> {
+    fn new(text: &'t str) -> SourceLines<'t> {
+        let mut starts = Vec::new();
+        if !text.is_empty() {
+            starts.push(0);
+        }
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(i, b)| b == b'\n' && i + 1 < text.len())
+                .map(|(i, _)| i + 1),
+        );
+        SourceLines { text, starts }
+    }
+
+    /// Lines `start..=end` (1-based) joined by `\n`, without line terminators.
+    fn span(&self, start: usize, end: usize) -> String {
+        let first = start.saturating_sub(1).min(self.starts.len());
+        let last = (first + end.saturating_sub(start) + 1).min(self.starts.len());
+        let mut out = String::new();
+        for (k, &s) in self.starts[first..last].iter().enumerate() {
+            let stop = self.starts.get(first + k + 1).copied().unwrap_or(self.text.len());
+            let raw = &self.text[s..stop];
+            // As `str::lines`: `\n` or `\r\n` ends a line; a last line may have neither.
+            let line = match raw.strip_suffix('\n') {
+                Some(l) => l.strip_suffix('\r').unwrap_or(l),
+                None => raw,
+            };
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+        out
+    }
+}
+
+fn annotation_names(annotations: &[facts::Annotation]) -> String {
+    annotations
+        .iter()
+        .map(|a| format!("@{}", a.name))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes one file's package, types, fields and methods with their sources as content.
+pub(crate) fn write_file(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    f: &SourceFile,
+    file_node: Option<NodeId>,
+    text: &str,
+    file: &CodeFile,
+) -> Result<(), IndexError> {
+    let lines = SourceLines::new(text);
+    let test = f.rel.contains("src/test/");
+    let base_flags = if test {
+        NodeFlags::TEST
+    } else {
+        NodeFlags::default()
+    };
+    let package = if file.package.is_empty() {
+        None
+    } else {
+        Some(match nodes.packages.get(&file.package) {
+            Some(&p) => p,
+            None => {
+                let p = run.add(
+                    w,
+                    NewNode::new(NodeKind::Package, &file.package).fqn(&file.package),
+                )?;
+                nodes.packages.insert(file.package.clone(), p);
+                p
+            }
+        })
+    };
+    for t in &file.types {
+        let mut flags = base_flags;
+        if t.modifiers.iter().any(|m| m == "public") {
+            flags |= NodeFlags::PUBLIC;
+        }
+        if t.modifiers.iter().any(|m| m == "abstract") || t.kind == TypeKind::Interface {
+            flags |= NodeFlags::ABSTRACT;
+        }
+        let mut node = NewNode::new(NodeKind::Type, &t.name)
+            .fqn(&t.fqn)
+            .at(&f.rel, t.line_start as u32, t.line_end as u32)
+            .flags(flags)
+            .attr("kind", type_kind(t.kind));
+        if !t.annotations.is_empty() {
+            node = node.attr("annotations", annotation_names(&t.annotations));
+        }
+        if !t.extends.is_empty() {
+            node = node.attr("extends", t.extends.join(", "));
+        }
+        if !t.implements.is_empty() {
+            node = node.attr("implements", t.implements.join(", "));
+        }
+        let id = run.add(w, node)?;
+        w.set_content(id, ContentKind::Source, &lines.span(t.line_start, t.line_end))?;
+        w.add_anchor(id, &keys::java_type(&t.fqn))?;
+        if !t.anonymous {
+            w.add_anchor(id, &keys::java_type_simple(&t.name))?;
+        }
+        match t.outer.as_ref().and_then(|o| nodes.types.get(o)) {
+            Some(&outer) => w.add_edge(outer, EdgeKind::Contains, id)?,
+            None => {
+                if let Some(file_node) = file_node {
+                    w.add_edge(file_node, EdgeKind::Contains, id)?;
+                }
+                if let Some(p) = package {
+                    w.add_edge(p, EdgeKind::Contains, id)?;
+                }
+            }
+        }
+        nodes.types.insert(t.fqn.clone(), id);
+
+        for field in &t.fields {
+            let mut flags = base_flags;
+            if field.modifiers.iter().any(|m| m == "static") {
+                flags |= NodeFlags::STATIC;
+            }
+            let mut node = NewNode::new(NodeKind::Field, &field.name)
+                .fqn(format!("{}.{}", t.fqn, field.name))
+                .at(&f.rel, field.line as u32, field.line as u32)
+                .flags(flags)
+                .attr("type", &field.ty);
+            if !field.annotations.is_empty() {
+                node = node.attr("annotations", annotation_names(&field.annotations));
+            }
+            let fid = run.add(w, node)?;
+            w.add_edge(id, EdgeKind::Contains, fid)?;
+        }
+
+        // Names already anchored in this type (a set: a generated class has thousands).
+        let mut anchored: HashSet<&str> = HashSet::new();
+        for m in &t.methods {
+            let mut flags = base_flags;
+            if m.modifiers.iter().any(|x| x == "public") || t.kind == TypeKind::Interface {
+                flags |= NodeFlags::PUBLIC;
+            }
+            if m.modifiers.iter().any(|x| x == "static") {
+                flags |= NodeFlags::STATIC;
+            }
+            if !m.has_body && !m.implicit {
+                flags |= NodeFlags::ABSTRACT;
+            }
+            let params: Vec<String> = m.params.iter().map(|p| facts::simple_name(&p.ty)).collect();
+            let signature = format!("{}({})", m.name, params.join(", "));
+            let mut node = NewNode::new(NodeKind::Method, &m.name)
+                .fqn(format!("{}.{}", t.fqn, m.name))
+                .at(&f.rel, m.line_start as u32, m.line_end as u32)
+                .flags(flags)
+                .attr("signature", &signature);
+            if let Some(r) = &m.return_type {
+                node = node.attr("returns", r);
+            }
+            if !m.annotations.is_empty() {
+                node = node.attr("annotations", annotation_names(&m.annotations));
+            }
+            if m.implicit {
+                node = node.attr("implicit", "yes");
+            }
+            let mid = run.add(w, node)?;
+            if !m.implicit {
+                w.set_content(mid, ContentKind::Source, &lines.span(m.line_start, m.line_end))?;
+            }
+            w.add_edge(id, EdgeKind::Contains, mid)?;
+            // Overloads share their names: only the first answers to them, so a mention
+            // of `Type.method` finds one method rather than none.
+            if anchored.insert(m.name.as_str()) {
+                w.add_anchor(mid, &keys::java_method(&format!("{}.{}", t.fqn, m.name)))?;
+                if !t.anonymous {
+                    w.add_anchor(mid, &keys::java_method_simple(&format!("{}.{}", t.name, m.name)))?;
+                }
+            }
+            nodes.methods.insert(MethodKey::of(t, m), mid);
+        }
+    }
+    run.stat(&format!("{}.files", file.language.as_str()), 1);
+    Ok(())
+}
+
+fn external_type(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    fqn: &str,
+) -> Result<NodeId, IndexError> {
+    if let Some(&id) = nodes.external_types.get(fqn) {
+        return Ok(id);
+    }
+    let name = fqn.rsplit('.').next().unwrap_or(fqn);
+    let id = run.add(
+        w,
+        NewNode::new(NodeKind::Type, name)
+            .fqn(fqn)
+            .flags(NodeFlags::EXTERNAL),
+    )?;
+    nodes.external_types.insert(fqn.to_string(), id);
+    Ok(id)
+}
+
+fn external_method(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    type_fqn: &str,
+    method: &str,
+) -> Result<NodeId, IndexError> {
+    let key = (type_fqn.to_string(), method.to_string());
+    if let Some(&id) = nodes.external_methods.get(&key) {
+        return Ok(id);
+    }
+    let owner = external_type(run, w, nodes, type_fqn)?;
+    let id = run.add(
+        w,
+        NewNode::new(NodeKind::Method, method)
+            .fqn(format!("{type_fqn}.{method}"))
+            .flags(NodeFlags::EXTERNAL),
+    )?;
+    w.add_edge(owner, EdgeKind::Contains, id)?;
+    nodes.external_methods.insert(key, id);
+    Ok(id)
+}
+
+fn type_node(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    fqn: &str,
+) -> Result<NodeId, IndexError> {
+    match nodes.types.get(fqn) {
+        Some(&id) => Ok(id),
+        None => external_type(run, w, nodes, fqn),
+    }
+}
+
+/// Extends and Implements between types; Overrides and Implements between methods.
+pub(crate) fn write_hierarchy(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    facts: &[CodeFile],
+    table: &SymbolTable,
+) -> Result<(), IndexError> {
+    for t in facts.iter().flat_map(|f| &f.types) {
+        let Some(info) = table.get(&t.fqn) else {
+            continue;
+        };
+        let Some(&id) = nodes.types.get(&t.fqn) else {
+            continue;
+        };
+        if let Some(sup) = &info.superclass {
+            let to = type_node(run, w, nodes, sup)?;
+            w.add_edge(id, EdgeKind::Extends, to)?;
+        }
+        for iface in &info.interfaces {
+            let to = type_node(run, w, nodes, iface)?;
+            let kind = if t.kind == TypeKind::Interface {
+                EdgeKind::Extends
+            } else {
+                EdgeKind::Implements
+            };
+            w.add_edge(id, kind, to)?;
+        }
+        // Every internal ancestor, nearest first.
+        let mut ancestors: Vec<String> = Vec::new();
+        let mut queue: Vec<String> = info.superclass.iter().chain(&info.interfaces).cloned().collect();
+        while let Some(a) = queue.pop() {
+            if ancestors.contains(&a) || ancestors.len() > 64 {
+                continue;
+            }
+            if let Some(ai) = table.get(&a) {
+                queue.extend(ai.superclass.iter().chain(&ai.interfaces).cloned());
+            }
+            ancestors.push(a);
+        }
+        for m in t
+            .methods
+            .iter()
+            .filter(|m| m.name != "<init>" && !m.modifiers.iter().any(|x| x == "static"))
+        {
+            let key = MethodKey::of(t, m);
+            let Some(&mid) = nodes.methods.get(&key) else {
+                continue;
+            };
+            for a in &ancestors {
+                let parent = MethodKey {
+                    type_fqn: a.clone(),
+                    ..key.clone()
+                };
+                if let Some(&pid) = nodes.methods.get(&parent) {
+                    let is_interface = table.get(a).is_some_and(|ai| ai.kind == TypeKind::Interface);
+                    let kind = if is_interface {
+                        EdgeKind::Implements
+                    } else {
+                        EdgeKind::Overrides
+                    };
+                    w.add_edge(mid, kind, pid)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the Calls edges of one file's resolved calls with their lines (external targets
+/// become external nodes), and counts and reports what stayed unresolved.
+pub(crate) fn write_calls(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    file: &CodeFile,
+    calls: &[ResolvedCall],
+) -> Result<(), IndexError> {
+    let mut edges: BTreeMap<(NodeId, NodeId), Vec<u32>> = BTreeMap::new();
+    let mut unresolved = 0u64;
+    let mut first_unresolved: Option<(usize, String)> = None;
+    for call in calls {
+        let Some(&caller) = nodes.methods.get(&call.caller) else {
+            continue;
+        };
+        let target = match &call.target {
+            Target::Internal(key) => match nodes.methods.get(key) {
+                Some(&t) => Some(t),
+                None => {
+                    unresolved += 1;
+                    None
+                }
+            },
+            Target::External { type_fqn, method } => {
+                run.stat("calls.external", 1);
+                Some(external_method(run, w, nodes, type_fqn, method)?)
+            }
+            Target::Unresolved { reason } => {
+                unresolved += 1;
+                if first_unresolved.is_none() {
+                    first_unresolved = Some((call.line, reason.clone()));
+                }
+                None
+            }
+        };
+        if let Some(t) = target {
+            if matches!(call.target, Target::Internal(_)) {
+                run.stat("calls.resolved", 1);
+            }
+            edges.entry((caller, t)).or_default().push(call.line as u32);
+        }
+    }
+    for ((from, to), mut lines) in edges {
+        lines.sort_unstable();
+        lines.dedup();
+        w.add_edge_with(from, EdgeKind::Calls, to, &EdgeAttrs { lines, via: None })?;
+    }
+    if unresolved > 0 {
+        run.stat("calls.unresolved", unresolved);
+        let (line, reason) = first_unresolved.unwrap_or((0, "target not found".into()));
+        run.warn(
+            &file.path,
+            Some(line as u32),
+            format!("{unresolved} call(s) not resolved, first: {reason}"),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod source_lines_tests {
+    use super::SourceLines;
+
+    #[test]
+    fn spans_are_the_lines_str_lines_gives() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\n",
+            "x\ny\r",
+            "\r\n\ra\n\nb",
+        ];
+        for text in texts {
+            let lines = SourceLines::new(text);
+            for start in 0usize..6 {
+                for end in 0usize..6 {
+                    let expected = text
+                        .lines()
+                        .skip(start.saturating_sub(1))
+                        .take(end.saturating_sub(start) + 1)
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    assert_eq!(lines.span(start, end), expected, "{text:?} {start}..={end}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,392 @@
+//! Framework findings into the graph: endpoints served by their handlers, entry points,
+//! outbound HTTP calls, topics with their producers and consumers, table reads and
+//! writes, entity mappings, config reads.
+//!
+//! Findings name methods, types, tables and keys; this is where those names become
+//! nodes. A finding whose method or type has no node (a declaration the code pass did not
+//! write) is dropped. Each endpoint is anchored by its service, verb and route, so
+//! outbound calls of any product find it by service name — never by path alone — and wiki
+//! pages by verb and route. A topic is one node per product and topic key; consumers ask
+//! for every node that answers (`LinkPolicy::All`), so a producer in one product and a
+//! consumer in another meet after linking. A table this product defines gets a direct
+//! edge carrying the lines and `via`; any other is a unique link by normalised name,
+//! resolved across products at commit (links carry no attributes).
+//!
+//! Table and config uses are gathered per batch (one file's findings of one phase), so
+//! each (owner, table, access) and (owner, key) is written once with all its lines, and
+//! what a batch could not determine is one warning naming the file.
+
+use std::collections::{BTreeMap, HashMap};
+
+use semgraph_storage::{
+    keys, ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
+};
+
+use super::Run;
+use crate::error::IndexError;
+use crate::frameworks::{Finding, Findings, Flow, Owner};
+use crate::lang::sql::Access;
+use crate::resolve::MethodKey;
+
+/// The nodes findings refer to.
+pub(crate) struct Targets<'a> {
+    pub(crate) types: &'a HashMap<String, NodeId>,
+    pub(crate) methods: &'a HashMap<MethodKey, NodeId>,
+    /// The node of each config key, in the order of the product's `ConfigIndex`.
+    pub(crate) config_keys: &'a [NodeId],
+    /// The service (node and name) a file belongs to.
+    pub(crate) service_of: &'a (dyn Fn(&str) -> Option<(NodeId, String)> + Sync),
+}
+
+impl Targets<'_> {
+    fn owner(&self, owner: &Owner) -> Option<NodeId> {
+        match owner {
+            Owner::Type(fqn) => self.types.get(fqn).copied(),
+            Owner::Method(key) => self.methods.get(key).copied(),
+        }
+    }
+}
+
+/// The product's Topic nodes, one per topic key, created on first use.
+#[derive(Default)]
+pub(crate) struct Topics {
+    nodes: BTreeMap<String, NodeId>,
+}
+
+impl Topics {
+    /// The Topic node of `broker`/`name` in this product, anchored by `key_name`.
+    fn node(
+        &mut self,
+        run: &mut Run,
+        w: &mut ProductWriter,
+        broker: &str,
+        name: &str,
+        key_name: &str,
+    ) -> Result<NodeId, IndexError> {
+        let key = keys::topic(broker, key_name);
+        if let Some(&id) = self.nodes.get(&key) {
+            return Ok(id);
+        }
+        let id = run.add(
+            w,
+            NewNode::new(NodeKind::Topic, name)
+                .fqn(name)
+                .attr("broker", broker),
+        )?;
+        w.add_anchor(id, &key)?;
+        self.nodes.insert(key, id);
+        Ok(id)
+    }
+}
+
+/// Writes one batch of findings of file `path`.
+pub(crate) fn write(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    topics: &mut Topics,
+    targets: &Targets<'_>,
+    path: &str,
+    findings: Findings,
+) -> Result<(), IndexError> {
+    run.warnings.extend(findings.warnings);
+    for (name, value) in findings.stats {
+        run.stat(name, value);
+    }
+    let mut touches = Touches::default();
+    let mut usages = Usages::default();
+    for item in findings.items {
+        match item {
+            Finding::Endpoint(e) => {
+                let Some(handler) = targets.owner(&e.handler) else {
+                    continue;
+                };
+                let service = (targets.service_of)(&e.service_file);
+                let name = format!("{} {}", e.verb, e.path);
+                let mut node = NewNode::new(NodeKind::Endpoint, &name)
+                    .fqn(&name)
+                    .at(&e.file, e.lines.0 as u32, e.lines.1 as u32)
+                    .attr("verb", &e.verb)
+                    .attr("path", &e.path)
+                    .attr("kind", e.kind)
+                    .attr("handler", &e.handler_name);
+                if let Some((_, service_name)) = &service {
+                    node = node.attr("service", service_name);
+                }
+                let id = run.add(w, node)?;
+                w.add_edge(id, EdgeKind::Serves, handler)?;
+                // Methods that run before the handler serve the endpoint too, marked so.
+                for before in e.before.iter().filter_map(|k| targets.methods.get(k)) {
+                    let attrs = EdgeAttrs {
+                        lines: Vec::new(),
+                        via: Some("model-attribute".into()),
+                    };
+                    w.add_edge_with(id, EdgeKind::Serves, *before, &attrs)?;
+                }
+                w.add_anchor(id, &keys::http_route(&e.verb, &e.path))?;
+                if let Some((service_node, service_name)) = service {
+                    w.add_edge(service_node, EdgeKind::Contains, id)?;
+                    w.add_anchor(id, &keys::http_endpoint(&service_name, &e.verb, &e.path))?;
+                }
+                run.stat("endpoints", 1);
+            }
+            Finding::EntryPoint(e) => {
+                let Some(&handler) = targets.methods.get(&e.handler) else {
+                    continue;
+                };
+                let service = (targets.service_of)(&e.file);
+                let name = format!("{} {}", e.kind, e.trigger);
+                let mut node = NewNode::new(NodeKind::EntryPoint, &name)
+                    .fqn(&name)
+                    .at(&e.file, e.lines.0 as u32, e.lines.1 as u32)
+                    .attr("kind", e.kind)
+                    .attr("trigger", &e.trigger)
+                    .attr("handler", &e.handler_name);
+                if let Some((_, service_name)) = &service {
+                    node = node.attr("service", service_name);
+                }
+                let id = run.add(w, node)?;
+                w.add_edge(id, EdgeKind::Serves, handler)?;
+                if let Some((service_node, _)) = service {
+                    w.add_edge(service_node, EdgeKind::Contains, id)?;
+                }
+                // A listener whose topic stays a placeholder is said by its recogniser.
+                if !(e.broker.is_some() && e.trigger.contains("${")) {
+                    run.stat("entry-points", 1);
+                }
+            }
+            Finding::HttpCall(c) => {
+                let Some(&caller) = targets.methods.get(&c.caller) else {
+                    continue;
+                };
+                let mut flags = NodeFlags::default();
+                if c.test {
+                    flags |= NodeFlags::TEST;
+                }
+                let mut node = NewNode::new(NodeKind::HttpCall, format!("{} {}", c.verb, c.path))
+                    .fqn(format!("{} {} {}", c.target, c.verb, c.path))
+                    .at(&c.file, c.lines.0 as u32, c.lines.1 as u32)
+                    .flags(flags)
+                    .attr("verb", &c.verb)
+                    .attr("url", &c.url)
+                    .attr("target-service", &c.target)
+                    .attr("client", c.client)
+                    .attr("caller", &c.caller_name);
+                if c.external {
+                    node = node.attr("external", "yes");
+                }
+                let id = run.add(w, node)?;
+                w.add_edge(caller, EdgeKind::Calls, id)?;
+                if c.links {
+                    w.add_link(
+                        id,
+                        EdgeKind::Invokes,
+                        &keys::http_endpoint(&c.target, &c.verb, &c.path),
+                        LinkPolicy::Unique,
+                    )?;
+                }
+                run.stat("http-calls", 1);
+            }
+            Finding::Topic(t) => {
+                let Some(&method) = targets.methods.get(&t.method) else {
+                    continue;
+                };
+                // An in-process topic is keyed by its scope too, so it meets nothing outside it.
+                let key_name = match &t.scope {
+                    Some(scope) => format!("{scope}/{}", t.topic),
+                    None => t.topic.clone(),
+                };
+                topics.node(run, w, t.broker, &t.topic, &key_name)?;
+                let kind = match t.flow {
+                    Flow::Consumes => EdgeKind::Consumes,
+                    Flow::Produces => EdgeKind::Produces,
+                };
+                w.add_link(method, kind, &keys::topic(t.broker, &key_name), LinkPolicy::All)?;
+            }
+            Finding::Table(u) => {
+                if let Some(from) = targets.owner(&u.owner) {
+                    touches.add(from, &u.table, u.access, u.line, u.via);
+                }
+            }
+            Finding::TableUnknown { line, reason } => touches.unknown(line, reason),
+            Finding::SqlUnparsed { line } => {
+                touches.unparsed += 1;
+                touches.first_unparsed.get_or_insert(line);
+            }
+            Finding::EntityTable(e) => {
+                let Some(&node) = targets.types.get(&e.entity) else {
+                    continue;
+                };
+                let attrs = EdgeAttrs {
+                    lines: vec![e.line],
+                    via: Some("jpa-entity".into()),
+                };
+                match run.tables.get(&keys::table_name(&e.table)) {
+                    Some(&to) => w.add_edge_with(node, EdgeKind::MapsTo, to, &attrs)?,
+                    None => w.add_link(node, EdgeKind::MapsTo, &keys::table(&e.table), LinkPolicy::Unique)?,
+                }
+                run.stat("tables.entities", 1);
+            }
+            Finding::Config(c) => {
+                let (Some(from), Some(&key)) = (targets.owner(&c.owner), targets.config_keys.get(c.key.0))
+                else {
+                    continue;
+                };
+                usages.edges.entry((from, key)).or_insert((c.line, c.via));
+            }
+            Finding::ConfigUnmatched(u) => {
+                usages.unmatched += 1;
+                if !u.defaulted && usages.first_missing.is_none() {
+                    usages.first_missing = Some((u.line, u.key));
+                }
+            }
+            // Dropped from the calls before they were written.
+            Finding::NotACall { .. } => {}
+            Finding::MethodSql { method, sql } => {
+                if let Some(&node) = targets.methods.get(&method) {
+                    w.set_content(node, ContentKind::Sql, &sql)?;
+                }
+            }
+        }
+    }
+    touches.flush(run, w, path)?;
+    usages.flush(run, w, path)
+}
+
+/// One Reads (false) or Writes (true) edge from a node to a normalised table name.
+type TouchKey = (NodeId, bool, String);
+
+/// What is known of one touch: the table as written, the lines, how it was found.
+#[derive(Default)]
+struct TouchFacts {
+    name: String,
+    lines: Vec<u32>,
+    vias: Vec<&'static str>,
+}
+
+/// The Reads/Writes edges of one batch, gathered so each (owner, table, kind) is written
+/// once with all its lines.
+#[derive(Default)]
+struct Touches {
+    edges: BTreeMap<TouchKey, TouchFacts>,
+    /// Accesses not determined: count and the first reason with its line.
+    unknown: u64,
+    first_unknown: Option<(u32, String)>,
+    /// SQL read by the token scan because sqlparser refused it.
+    unparsed: u64,
+    first_unparsed: Option<u32>,
+}
+
+impl Touches {
+    fn add(&mut self, from: NodeId, table: &str, access: Access, line: u32, via: &'static str) {
+        let key = keys::table_name(table);
+        if key.is_empty() {
+            return;
+        }
+        if key.contains(['{', '$']) {
+            self.unknown(line, "a table name is a placeholder");
+            return;
+        }
+        let entry = self
+            .edges
+            .entry((from, access == Access::Write, key))
+            .or_insert_with(|| TouchFacts {
+                name: table.to_string(),
+                ..TouchFacts::default()
+            });
+        if line > 0 && !entry.lines.contains(&line) {
+            entry.lines.push(line);
+        }
+        if !entry.vias.contains(&via) {
+            entry.vias.push(via);
+        }
+    }
+
+    fn unknown(&mut self, line: u32, reason: impl Into<String>) {
+        self.unknown += 1;
+        if self.first_unknown.is_none() {
+            self.first_unknown = Some((line, reason.into()));
+        }
+    }
+
+    fn flush(self, run: &mut Run, w: &mut ProductWriter, path: &str) -> Result<(), IndexError> {
+        for (
+            (from, write, key),
+            TouchFacts {
+                name,
+                mut lines,
+                vias,
+            },
+        ) in self.edges
+        {
+            let kind = if write { EdgeKind::Writes } else { EdgeKind::Reads };
+            lines.sort_unstable();
+            match run.tables.get(&key) {
+                Some(&to) => {
+                    let attrs = EdgeAttrs {
+                        lines,
+                        via: Some(vias.join(",")),
+                    };
+                    w.add_edge_with(from, kind, to, &attrs)?;
+                }
+                None => {
+                    w.add_link(from, kind, &keys::table(&name), LinkPolicy::Unique)?;
+                    run.stat("tables.linked", 1);
+                }
+            }
+            run.stat(if write { "tables.writes" } else { "tables.reads" }, 1);
+        }
+        if self.unparsed > 0 {
+            run.stat("tables.sql.unparsed", self.unparsed);
+            run.warn(
+                path,
+                self.first_unparsed,
+                format!(
+                    "{} SQL statement(s) not parsed by sqlparser; their tables come from a token scan",
+                    self.unparsed
+                ),
+            );
+        }
+        if self.unknown > 0 {
+            run.stat("tables.unknown", self.unknown);
+            let (line, reason) = self.first_unknown.unwrap_or((0, String::new()));
+            run.warn(
+                path,
+                Some(line),
+                format!("{} data access(es) not determined, first: {reason}", self.unknown),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The UsesConfig edges of one batch, each (from, key node) once.
+#[derive(Default)]
+struct Usages {
+    edges: BTreeMap<(NodeId, NodeId), (u32, &'static str)>,
+    unmatched: u64,
+    first_missing: Option<(u32, String)>,
+}
+
+impl Usages {
+    fn flush(self, run: &mut Run, w: &mut ProductWriter, path: &str) -> Result<(), IndexError> {
+        for ((from, to), (line, via)) in &self.edges {
+            let attrs = EdgeAttrs {
+                lines: vec![*line],
+                via: Some((*via).to_string()),
+            };
+            w.add_edge_with(*from, EdgeKind::UsesConfig, *to, &attrs)?;
+        }
+        run.stat("config.usages", self.edges.len() as u64);
+        if self.unmatched > 0 {
+            run.stat("config.usages.unmatched", self.unmatched);
+        }
+        if let Some((line, key)) = self.first_missing {
+            run.warn(
+                path,
+                Some(line),
+                format!("config key {key} is read without a default but set in no config file of its module"),
+            );
+        }
+        Ok(())
+    }
+}

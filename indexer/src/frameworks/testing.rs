@@ -1,0 +1,231 @@
+//! The recognisers' test helper: a fixture of several files in (`//- /path` headers, as
+//! rust-analyzer's fixtures), the findings of every recogniser out, one line each, in the
+//! order emit would write them — so a test shows what a rule finds and, as much, what it
+//! must not (a look-alike that gives a line is a failure).
+//!
+//! The fixture is written to a temporary folder and walked like a repository; the first
+//! folder of a path is its module and names its service.
+
+use std::fmt::Write as _;
+
+use super::{ConfigIndex, Finding, Findings, Flow, Knowledge, Owner, Product};
+use crate::facts::CodeFile;
+use crate::lang::config::{self, ConfigScope, ParsedConfig};
+use crate::lang::java::parse_java_file;
+use crate::lang::sql::Access;
+use crate::resolve::{resolve_calls, SymbolTable};
+use crate::walk::{self, SourceKind};
+
+/// Runs every recogniser over `fixture` and compares the findings with `expected` (both
+/// trimmed); on a difference, the message shows the whole actual output to copy.
+pub(crate) fn check(fixture: &str, expected: &str) {
+    let actual = findings(fixture);
+    assert_eq!(
+        actual.trim(),
+        expected.trim(),
+        "\n--- actual findings ---\n{}\n--- end ---",
+        actual.trim()
+    );
+}
+
+/// The findings of every recogniser over `fixture`, rendered.
+pub(crate) fn findings(fixture: &str) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in split(fixture) {
+        let full = dir.path().join(&path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).expect("fixture folder");
+        }
+        std::fs::write(&full, text).expect("fixture file");
+    }
+    let mut warnings = Vec::new();
+    let files = walk::walk_repo(dir.path(), &mut warnings);
+    let module = |rel: &str| rel.split('/').next().unwrap_or("").to_string();
+
+    let configs = config::read_configs(&files, &mut warnings);
+    let env: Vec<&ParsedConfig> = configs
+        .iter()
+        .filter(|c| c.parsed.kind == config::ConfigKind::Env)
+        .collect();
+    let mut index = ConfigIndex::new(files.iter().map(|f| module(&f.rel)).collect());
+    for c in &configs {
+        index.add(
+            &c.file.rel,
+            c.parsed.kind,
+            &module(&c.file.rel),
+            c.parsed.entries.iter().map(|e| e.key.as_str()),
+        );
+    }
+    let resolve = |rel: &str, value: &str| -> String {
+        let in_module: Vec<&ParsedConfig> = configs
+            .iter()
+            .filter(|c| module(&c.file.rel) == module(rel))
+            .collect();
+        ConfigScope::new(&in_module, &env).resolve(value)
+    };
+
+    let mut code: Vec<CodeFile> = Vec::new();
+    for f in files.iter().filter(|f| f.kind == SourceKind::Java) {
+        if let Some(text) = walk::read_source(f, &mut warnings) {
+            code.push(parse_java_file(&f.rel, &text));
+        }
+    }
+    let mut knowledge = Knowledge::default();
+    for f in &code {
+        knowledge.collect(f);
+    }
+    let table = SymbolTable::build(code.iter());
+    let service_of = |rel: &str| Some(module(rel));
+    let builds: Vec<(String, crate::lang::build::BuildFile)> = files
+        .iter()
+        .filter(|f| f.kind == SourceKind::BuildFile)
+        .filter_map(|f| {
+            let kind = crate::lang::build::build_kind(&f.rel)?;
+            let text = walk::read_source(f, &mut Vec::new())?;
+            let dir = f
+                .rel
+                .rsplit_once('/')
+                .map(|(d, _)| d.to_string())
+                .unwrap_or_default();
+            Some((dir, crate::lang::build::parse_build_file(kind, &text)))
+        })
+        .collect();
+    let product = Product {
+        table: &table,
+        values: super::values::Values {
+            types: super::types_by_fqn(&code),
+            table: &table,
+            resolve: &resolve,
+        },
+        skeletons: &code,
+        files: &files,
+        knowledge: &knowledge,
+        builds: &builds,
+        config: &index,
+        service_of: &service_of,
+    };
+    let mut out = String::new();
+    for f in &code {
+        render(&mut out, &index, super::declared(&product, f));
+        let calls = resolve_calls(f, &table);
+        render(&mut out, &index, super::calls(&product, f, &calls));
+    }
+    for (_, batch) in super::product(&product).batches {
+        render(&mut out, &index, batch);
+    }
+    out
+}
+
+/// `//- /path` sections of a fixture.
+fn split(fixture: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in fixture.lines() {
+        if let Some(p) = line.trim().strip_prefix("//- ") {
+            out.push((p.trim().trim_start_matches('/').to_string(), String::new()));
+        } else if let Some((_, text)) = out.last_mut() {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    out
+}
+
+fn owner(o: &Owner) -> String {
+    match o {
+        Owner::Type(fqn) => fqn.clone(),
+        Owner::Method(k) => format!("{}.{}", k.type_fqn, k.name),
+    }
+}
+
+fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
+    for item in f.items {
+        let _ = match item {
+            Finding::Endpoint(e) => writeln!(
+                out,
+                "endpoint {} {} {} {}{} ({}:{})",
+                e.verb,
+                e.path,
+                e.kind,
+                e.handler_name,
+                e.before
+                    .iter()
+                    .map(|k| format!(" after {}.{}", k.type_fqn, k.name))
+                    .collect::<String>(),
+                e.file,
+                e.lines.0
+            ),
+            Finding::EntryPoint(e) => writeln!(
+                out,
+                "entry {} {} {} ({}:{})",
+                e.kind, e.trigger, e.handler_name, e.file, e.lines.0
+            ),
+            Finding::HttpCall(c) => writeln!(
+                out,
+                "http {} {} {} {} url={} by {}{}{}{} ({}:{})",
+                c.verb,
+                c.target,
+                c.path,
+                c.client,
+                c.url,
+                c.caller_name,
+                if c.links { " linked" } else { "" },
+                if c.external { " external" } else { "" },
+                if c.test { " test" } else { "" },
+                c.file,
+                c.lines.0
+            ),
+            Finding::Topic(t) => writeln!(
+                out,
+                "topic {} {}:{}{} by {}.{}",
+                match t.flow {
+                    Flow::Consumes => "consumes",
+                    Flow::Produces => "produces",
+                },
+                t.broker,
+                t.topic,
+                t.scope.as_deref().map(|s| format!(" in {s}")).unwrap_or_default(),
+                t.method.type_fqn,
+                t.method.name
+            ),
+            Finding::Table(u) => writeln!(
+                out,
+                "table {} {} by {} via {} (line {})",
+                if u.access == Access::Write {
+                    "write"
+                } else {
+                    "read"
+                },
+                u.table,
+                owner(&u.owner),
+                u.via,
+                u.line
+            ),
+            Finding::TableUnknown { line, reason } => writeln!(out, "table? {reason} (line {line})"),
+            Finding::SqlUnparsed { line } => writeln!(out, "sql-unparsed (line {line})"),
+            Finding::EntityTable(e) => writeln!(out, "maps {} -> {}", e.entity, e.table),
+            Finding::Config(c) => writeln!(
+                out,
+                "config {} -> {} via {}",
+                owner(&c.owner),
+                index.key(c.key),
+                c.via
+            ),
+            Finding::ConfigUnmatched(u) => writeln!(
+                out,
+                "config? {}{}",
+                u.key,
+                if u.defaulted { " (defaulted)" } else { "" }
+            ),
+            Finding::MethodSql { method, .. } => writeln!(out, "sql {}.{}", method.type_fqn, method.name),
+            Finding::NotACall { caller, site } => {
+                writeln!(out, "not-a-call {}.{} #{site}", caller.type_fqn, caller.name)
+            }
+        };
+    }
+    for w in f.warnings {
+        let _ = match w.line {
+            Some(l) => writeln!(out, "warning {}:{l}: {}", w.file, w.message),
+            None => writeln!(out, "warning {}: {}", w.file, w.message),
+        };
+    }
+}

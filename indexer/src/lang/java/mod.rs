@@ -1,0 +1,20 @@
+//! Java front-end: one `.java` file in, language-neutral [`CodeFile`] facts out.
+//!
+//! `parse` walks one tree-sitter tree and drops it before the next file is read, so
+//! memory follows the facts, never the syntax trees; `expr` builds the [`crate::facts::Expr`]
+//! trees of arguments and initializers. Binding names and calls to the product's types is
+//! resolution's work (`crate::resolve`), not this module's.
+//!
+//! [`CodeFile`]: crate::facts::CodeFile
+
+mod expr;
+mod parse;
+
+pub(crate) use parse::parse_java_file;
+
+/// The expression tree of one Java expression written alone (`"a" + B.C`), for tests of
+/// what reads expressions.
+#[cfg(test)]
+pub(crate) fn parse_expr(java: &str) -> crate::facts::Expr {
+    expr::parse_expr(java)
+}

@@ -1,0 +1,1342 @@
+//! One tree-sitter parse of one Java file, turned into language-neutral facts ([`CodeFile`]).
+//!
+//! The syntax tree never leaves this module. Method bodies are walked with an explicit
+//! stack, and the few recursive helpers (receiver chains, nested types) carry a depth
+//! limit, so a pathological file (10,000 nested parentheses) costs a diagnostic, never a
+//! stack overflow. tree-sitter recovers from syntax errors; each ERROR or MISSING node
+//! becomes a diagnostic and every fact that did parse is kept.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser};
+
+use super::expr;
+use crate::facts::{
+    erase, Annotation, CallKind, CallSite, CodeFile, Expr, FieldDecl, Import, Local, MethodDecl, Param,
+    Receiver, TypeDecl, TypeKind,
+};
+
+/// Nesting of types (nested, local, anonymous) beyond which bodies are skipped.
+const MAX_TYPE_DEPTH: usize = 32;
+/// Length of a receiver chain (`a.b().c()...`) beyond which the rest is `Receiver::Other`.
+const MAX_RECEIVER_DEPTH: usize = 64;
+/// At most this many diagnostics per file.
+const MAX_DIAGNOSTICS: usize = 50;
+
+/// Methods whose function argument takes one value (`map(f)`, `forEach(f)`), so a method
+/// reference passed to them is a one-argument function.
+const UNARY_FUNCTION_METHODS: &[&str] = &[
+    "map",
+    "flatMap",
+    "filter",
+    "forEach",
+    "peek",
+    "anyMatch",
+    "allMatch",
+    "noneMatch",
+    "ifPresent",
+    "mapToInt",
+    "mapToLong",
+    "mapToDouble",
+    "mapToObj",
+    "flatMapMany",
+    "flatMapIterable",
+    "doOnNext",
+    "doOnSuccess",
+    "thenApply",
+    "thenAccept",
+    "thenCompose",
+    "removeIf",
+    "takeWhile",
+    "dropWhile",
+    "extracting",
+    "distinct",
+    "sorted",
+    "comparing",
+    "groupingBy",
+    "toMap",
+    "computeIfAbsent",
+];
+/// Methods whose function argument takes two values (`reduce(id, f)`).
+const BINARY_FUNCTION_METHODS: &[&str] = &["reduce", "merge", "compute", "computeIfPresent"];
+
+/// Parses one Java file into facts. Never fails: unparsable parts become diagnostics.
+pub(crate) fn parse_java_file(path: &str, source: &str) -> CodeFile {
+    let mut file = CodeFile {
+        path: path.to_string(),
+        ..CodeFile::default()
+    };
+    let mut parser = Parser::new();
+    if let Err(err) = parser.set_language(&tree_sitter_java::LANGUAGE.into()) {
+        file.diagnostics
+            .push((0, format!("tree-sitter-java could not be loaded: {err}")));
+        return file;
+    }
+    let tree = match crate::lang::budget::parse(&mut parser, source) {
+        Ok((tree, _)) => tree,
+        Err(over) => {
+            file.over_budget = Some(over.message);
+            return file;
+        }
+    };
+    let root = tree.root_node();
+    let mut ex = Extractor {
+        src: source.as_bytes(),
+        file,
+        anon_counters: HashMap::new(),
+    };
+    if root.has_error() {
+        ex.collect_diagnostics(root);
+    }
+    ex.program(root);
+    ex.file
+}
+
+struct Extractor<'s> {
+    src: &'s [u8],
+    file: CodeFile,
+    anon_counters: HashMap<String, usize>,
+}
+
+/// What a method body walk knows about its surroundings.
+struct BodyCtx<'a> {
+    type_fqn: &'a str,
+    type_name: &'a str,
+    depth: usize,
+}
+
+fn line(node: Node<'_>) -> usize {
+    node.start_position().row + 1
+}
+
+fn end_line(node: Node<'_>) -> usize {
+    node.end_position().row + 1
+}
+
+fn is_type_decl(kind: &str) -> bool {
+    matches!(
+        kind,
+        "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration"
+            | "annotation_type_declaration"
+    )
+}
+
+impl<'s> Extractor<'s> {
+    fn text(&self, node: Node<'_>) -> &'s str {
+        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+    }
+
+    /// The text of `node`'s child `field`, or empty when it has none.
+    fn field_text(&self, node: Node<'_>, field: &str) -> String {
+        node.child_by_field_name(field)
+            .map(|n| self.text(n).to_string())
+            .unwrap_or_default()
+    }
+
+    fn collect_diagnostics(&mut self, root: Node<'_>) {
+        let mut cursor = root.walk();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if self.file.diagnostics.len() >= MAX_DIAGNOSTICS {
+                break;
+            }
+            if node.is_missing() {
+                self.file
+                    .diagnostics
+                    .push((line(node), format!("missing {}", node.kind())));
+            } else if node.is_error() {
+                let snippet: String = self.text(node).chars().take(40).collect();
+                self.file
+                    .diagnostics
+                    .push((line(node), format!("syntax error near `{snippet}`")));
+            }
+            if node.has_error() {
+                let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
+            }
+        }
+    }
+
+    fn program(&mut self, root: Node<'_>) {
+        let mut cursor = root.walk();
+        // Type declarations may also sit inside ERROR nodes: look one level into them.
+        let mut top: Vec<Node<'_>> = Vec::new();
+        for child in root.named_children(&mut cursor) {
+            if child.is_error() {
+                let mut c2 = child.walk();
+                top.extend(child.named_children(&mut c2));
+            } else {
+                top.push(child);
+            }
+        }
+        for child in top {
+            match child.kind() {
+                "package_declaration" => {
+                    let mut c = child.walk();
+                    let name = child
+                        .named_children(&mut c)
+                        .find(|n| matches!(n.kind(), "identifier" | "scoped_identifier"));
+                    if let Some(name) = name {
+                        self.file.package = self.text(name).to_string();
+                    }
+                }
+                "import_declaration" => self.import(child),
+                k if is_type_decl(k) => self.type_decl(child, None, 0),
+                _ => {}
+            }
+        }
+    }
+
+    fn import(&mut self, node: Node<'_>) {
+        let mut c = node.walk();
+        let mut path = None;
+        let mut is_static = false;
+        let mut wildcard = false;
+        for child in node.children(&mut c) {
+            match child.kind() {
+                "static" => is_static = true,
+                "asterisk" => wildcard = true,
+                "identifier" | "scoped_identifier" => path = Some(self.text(child).to_string()),
+                _ => {}
+            }
+        }
+        if let Some(path) = path {
+            self.file.imports.push(Import {
+                path,
+                is_static,
+                wildcard,
+                line: line(node),
+            });
+        }
+    }
+
+    fn modifiers(&self, node: Node<'_>) -> (Vec<String>, Vec<Annotation>) {
+        let mut mods = Vec::new();
+        let mut annos = Vec::new();
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            if child.kind() != "modifiers" {
+                continue;
+            }
+            let mut c2 = child.walk();
+            for m in child.children(&mut c2) {
+                match m.kind() {
+                    "annotation" | "marker_annotation" => annos.push(self.annotation(m)),
+                    "line_comment" | "block_comment" => {}
+                    _ => mods.push(self.text(m).to_string()),
+                }
+            }
+        }
+        (mods, annos)
+    }
+
+    fn annotation(&self, node: Node<'_>) -> Annotation {
+        let name = self.field_text(node, "name");
+        let mut args = Vec::new();
+        let mut exprs = Vec::new();
+        if let Some(list) = node.child_by_field_name("arguments") {
+            let mut c = list.walk();
+            for arg in list.named_children(&mut c) {
+                let (key, value) = match arg.kind() {
+                    "element_value_pair" => (self.field_text(arg, "key"), arg.child_by_field_name("value")),
+                    "line_comment" | "block_comment" => continue,
+                    _ => ("value".to_string(), Some(arg)),
+                };
+                let elements = value.map(|v| self.element_nodes(v)).unwrap_or_default();
+                args.push((
+                    key.clone(),
+                    elements.iter().map(|n| self.value_text(*n)).collect(),
+                ));
+                exprs.push((key, elements.iter().map(|n| expr::build(*n, self.src)).collect()));
+            }
+        }
+        Annotation { name, args, exprs }
+    }
+
+    /// The value of an annotation attribute, an array's elements one by one.
+    fn element_nodes<'t>(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        if node.kind() == "element_value_array_initializer" {
+            let mut c = node.walk();
+            node.named_children(&mut c)
+                .filter(|n| !matches!(n.kind(), "line_comment" | "block_comment"))
+                .collect()
+        } else {
+            vec![node]
+        }
+    }
+
+    /// A string literal's content, or any other expression's text.
+    fn value_text(&self, node: Node<'_>) -> String {
+        if node.kind() == "string_literal" {
+            self.string_content(node)
+        } else {
+            self.text(node).to_string()
+        }
+    }
+
+    fn string_content(&self, node: Node<'_>) -> String {
+        let raw = self.text(node);
+        let inner = raw
+            .strip_prefix("\"\"\"")
+            .and_then(|r| r.strip_suffix("\"\"\""))
+            .or_else(|| raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')))
+            .unwrap_or(raw);
+        inner.to_string()
+    }
+
+    fn type_params(&self, node: Node<'_>) -> Vec<String> {
+        let Some(tp) = node.child_by_field_name("type_parameters") else {
+            return Vec::new();
+        };
+        let mut c = tp.walk();
+        tp.named_children(&mut c)
+            .filter(|n| n.kind() == "type_parameter")
+            .filter_map(|n| {
+                let mut c2 = n.walk();
+                let found = n
+                    .named_children(&mut c2)
+                    .find(|x| matches!(x.kind(), "type_identifier" | "identifier"))
+                    .map(|x| self.text(x).to_string());
+                found
+            })
+            .collect()
+    }
+
+    fn type_list(&self, node: Node<'_>) -> Vec<String> {
+        // super_interfaces / extends_interfaces → type_list → types.
+        let mut out = Vec::new();
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            if child.kind() == "type_list" {
+                let mut c2 = child.walk();
+                out.extend(child.named_children(&mut c2).map(|t| self.text(t).to_string()));
+            } else {
+                out.push(self.text(child).to_string());
+            }
+        }
+        out
+    }
+
+    fn type_decl(&mut self, node: Node<'_>, outer: Option<&str>, depth: usize) {
+        if depth > MAX_TYPE_DEPTH {
+            self.file
+                .diagnostics
+                .push((line(node), "types nested too deeply; skipped".to_string()));
+            return;
+        }
+        let kind = match node.kind() {
+            "interface_declaration" => TypeKind::Interface,
+            "enum_declaration" => TypeKind::Enum,
+            "record_declaration" => TypeKind::Record,
+            "annotation_type_declaration" => TypeKind::Annotation,
+            _ => TypeKind::Class,
+        };
+        let Some(name_node) = node.child_by_field_name("name") else {
+            return;
+        };
+        let name = self.text(name_node).to_string();
+        let fqn = match outer {
+            Some(o) => format!("{o}.{name}"),
+            None if self.file.package.is_empty() => name.clone(),
+            None => format!("{}.{name}", self.file.package),
+        };
+        let (modifiers, annotations) = self.modifiers(node);
+        let mut decl = TypeDecl {
+            fqn: fqn.clone(),
+            name,
+            kind,
+            outer: outer.map(str::to_string),
+            anonymous: false,
+            modifiers,
+            annotations,
+            type_params: self.type_params(node),
+            extends: Vec::new(),
+            implements: Vec::new(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            enum_constants: Vec::new(),
+            constants: Vec::new(),
+            field_inits: Vec::new(),
+            line_start: line(node),
+            line_end: end_line(node),
+        };
+        let mut c = node.walk();
+        for child in node.children(&mut c) {
+            match child.kind() {
+                "superclass" => decl.extends.extend(self.type_list(child)),
+                "extends_interfaces" => decl.extends.extend(self.type_list(child)),
+                "super_interfaces" => decl.implements.extend(self.type_list(child)),
+                _ => {}
+            }
+        }
+        let mut record_params = Vec::new();
+        if kind == TypeKind::Record {
+            if let Some(params) = node.child_by_field_name("parameters") {
+                record_params = self.formal_params(params).0;
+                for p in &record_params {
+                    decl.fields.push(FieldDecl {
+                        name: p.name.clone(),
+                        ty: p.ty.clone(),
+                        modifiers: vec!["private".into(), "final".into()],
+                        annotations: Vec::new(),
+                        line: line(params),
+                    });
+                }
+            }
+        }
+        // Push first so that nested types come after their outer type.
+        let index = self.file.types.len();
+        self.file.types.push(decl);
+        if let Some(body) = node.child_by_field_name("body") {
+            let mut members = Vec::new();
+            self.members(body, &fqn, depth, &record_params, &mut members);
+            let decl = &mut self.file.types[index];
+            for m in members {
+                match m {
+                    Member::Field(f) => decl.fields.push(f),
+                    Member::Method(m) => decl.methods.push(m),
+                    Member::EnumConstant(n) => decl.enum_constants.push(n),
+                    Member::Constant(n, v) => decl.constants.push((n, v)),
+                    Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
+                }
+            }
+        }
+        if kind == TypeKind::Record {
+            let decl = &mut self.file.types[index];
+            for p in &record_params {
+                if !decl
+                    .methods
+                    .iter()
+                    .any(|m| m.name == p.name && m.params.is_empty())
+                {
+                    decl.methods.push(MethodDecl {
+                        name: p.name.clone(),
+                        return_type: Some(p.ty.clone()),
+                        modifiers: vec!["public".into()],
+                        line_start: decl.line_start,
+                        line_end: decl.line_start,
+                        implicit: true,
+                        ..MethodDecl::default()
+                    });
+                }
+            }
+            let canonical: Vec<String> = record_params.iter().map(|p| erase(&p.ty)).collect();
+            if !decl.methods.iter().any(|m| {
+                m.name == "<init>" && m.params.iter().map(|p| erase(&p.ty)).collect::<Vec<_>>() == canonical
+            }) {
+                decl.methods.push(MethodDecl {
+                    name: "<init>".into(),
+                    params: record_params.clone(),
+                    modifiers: vec!["public".into()],
+                    line_start: decl.line_start,
+                    line_end: decl.line_start,
+                    implicit: true,
+                    ..MethodDecl::default()
+                });
+            }
+        }
+    }
+
+    /// Members of a class, interface, enum, record or annotation body.
+    fn members(
+        &mut self,
+        body: Node<'_>,
+        type_fqn: &str,
+        depth: usize,
+        record_params: &[Param],
+        out: &mut Vec<Member>,
+    ) {
+        let type_name = type_fqn.rsplit(['.', '$']).next().unwrap_or(type_fqn).to_string();
+        let mut c = body.walk();
+        let children: Vec<Node<'_>> = body.named_children(&mut c).collect();
+        for child in children {
+            match child.kind() {
+                "enum_constant" => {
+                    if let Some(n) = child.child_by_field_name("name") {
+                        out.push(Member::EnumConstant(self.text(n).to_string()));
+                    }
+                }
+                "enum_body_declarations" => {
+                    self.members(child, type_fqn, depth, record_params, out);
+                }
+                "field_declaration" | "constant_declaration" => {
+                    self.field(child, type_fqn, out);
+                }
+                "method_declaration"
+                | "constructor_declaration"
+                | "compact_constructor_declaration"
+                | "annotation_type_element_declaration" => {
+                    let ctx = BodyCtx {
+                        type_fqn,
+                        type_name: &type_name,
+                        depth,
+                    };
+                    let m = self.method(child, &ctx, record_params, &[]);
+                    out.push(Member::Method(m));
+                }
+                k if is_type_decl(k) => self.type_decl(child, Some(type_fqn), depth + 1),
+                _ => {}
+            }
+        }
+    }
+
+    fn field(&mut self, node: Node<'_>, _type_fqn: &str, out: &mut Vec<Member>) {
+        let (modifiers, annotations) = self.modifiers(node);
+        let ty = self.field_text(node, "type");
+        let is_constant = modifiers.iter().any(|m| m == "static")
+            && modifiers.iter().any(|m| m == "final")
+            && erase(&ty) == "String";
+        // Interface constants are implicitly static final.
+        let interface_constant = node.kind() == "constant_declaration" && erase(&ty) == "String";
+        let mut c = node.walk();
+        for decl in node.children_by_field_name("declarator", &mut c) {
+            let Some(name) = decl.child_by_field_name("name") else {
+                continue;
+            };
+            let name = self.text(name).to_string();
+            if is_constant || interface_constant {
+                if let Some(value) = decl
+                    .child_by_field_name("value")
+                    .and_then(|v| self.constant_value(v, 0))
+                {
+                    out.push(Member::Constant(name.clone(), value));
+                }
+            }
+            if let Some(v) = decl.child_by_field_name("value") {
+                out.push(Member::FieldInit(name.clone(), expr::build(v, self.src)));
+            }
+            out.push(Member::Field(FieldDecl {
+                name,
+                ty: ty.clone(),
+                modifiers: modifiers.clone(),
+                annotations: annotations.clone(),
+                line: line(node),
+            }));
+        }
+    }
+
+    /// The value of a constant's initializer when it is string literals joined by `+`
+    /// (`"SELECT … " + "FROM orders"`); `None` for anything else.
+    fn constant_value(&self, node: Node<'_>, depth: usize) -> Option<String> {
+        match node.kind() {
+            "string_literal" => Some(self.string_content(node)),
+            "parenthesized_expression" if depth < MAX_RECEIVER_DEPTH => {
+                self.constant_value(node.named_child(0)?, depth + 1)
+            }
+            "binary_expression" if depth < MAX_RECEIVER_DEPTH => {
+                let op = node.child_by_field_name("operator")?;
+                if self.text(op) != "+" {
+                    return None;
+                }
+                let left = self.constant_value(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.constant_value(node.child_by_field_name("right")?, depth + 1)?;
+                Some(left + &right)
+            }
+            _ => None,
+        }
+    }
+
+    fn formal_params(&self, node: Node<'_>) -> (Vec<Param>, bool) {
+        let mut params = Vec::new();
+        let mut varargs = false;
+        let mut c = node.walk();
+        for p in node.named_children(&mut c) {
+            match p.kind() {
+                "formal_parameter" => {
+                    let ty = self.field_text(p, "type");
+                    let dims = self.field_text(p, "dimensions");
+                    let name = self.field_text(p, "name");
+                    params.push(Param {
+                        name,
+                        ty: format!("{ty}{dims}"),
+                        annotations: self.modifiers(p).1,
+                    });
+                }
+                "spread_parameter" => {
+                    varargs = true;
+                    let mut c2 = p.walk();
+                    let mut ty = String::new();
+                    let mut name = String::new();
+                    for x in p.named_children(&mut c2) {
+                        match x.kind() {
+                            "modifiers" => {}
+                            "variable_declarator" => {
+                                name = self.field_text(x, "name");
+                            }
+                            _ => ty = self.text(x).to_string(),
+                        }
+                    }
+                    params.push(Param {
+                        name,
+                        ty: format!("{ty}[]"),
+                        annotations: self.modifiers(p).1,
+                    });
+                }
+                _ => {}
+            }
+        }
+        (params, varargs)
+    }
+
+    /// A method, constructor or annotation element, with its body's facts.
+    fn method(
+        &mut self,
+        node: Node<'_>,
+        ctx: &BodyCtx<'_>,
+        record_params: &[Param],
+        inherited_locals: &[Local],
+    ) -> MethodDecl {
+        let (modifiers, annotations) = self.modifiers(node);
+        let is_ctor = matches!(
+            node.kind(),
+            "constructor_declaration" | "compact_constructor_declaration"
+        );
+        let name = if is_ctor {
+            "<init>".to_string()
+        } else {
+            self.field_text(node, "name")
+        };
+        let (params, varargs) = if node.kind() == "compact_constructor_declaration" {
+            (record_params.to_vec(), false)
+        } else {
+            node.child_by_field_name("parameters")
+                .map(|p| self.formal_params(p))
+                .unwrap_or_default()
+        };
+        let return_type = if is_ctor {
+            None
+        } else {
+            node.child_by_field_name("type").map(|t| {
+                let dims = self.field_text(node, "dimensions");
+                format!("{}{dims}", self.text(t))
+            })
+        };
+        let mut m = MethodDecl {
+            name,
+            params,
+            varargs,
+            return_type,
+            annotations,
+            modifiers,
+            line_start: line(node),
+            line_end: end_line(node),
+            has_body: false,
+            implicit: false,
+            locals: Vec::new(),
+            calls: Vec::new(),
+            strings: Vec::new(),
+            local_inits: Vec::new(),
+            assignments: Vec::new(),
+            string_locals: Vec::new(),
+        };
+        for l in inherited_locals {
+            m.locals.push(Local {
+                name: l.name.clone(),
+                ty: l.ty.clone(),
+                scope: (node.start_byte(), node.end_byte()),
+                lambda_source: l.lambda_source.clone(),
+                init: l.init.clone(),
+            });
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            m.has_body = true;
+            self.body(body, ctx, &mut m);
+        }
+        m
+    }
+
+    /// Walks a method body with an explicit stack: locals, calls, strings, and the
+    /// anonymous and local classes declared inside.
+    fn body(&mut self, body: Node<'_>, ctx: &BodyCtx<'_>, m: &mut MethodDecl) {
+        let mut stack = vec![body];
+        let mut cursor = body.walk();
+        while let Some(node) = stack.pop() {
+            let mut descend = true;
+            match node.kind() {
+                "method_invocation" => {
+                    let site = self.method_call(node, m, ctx, 0);
+                    self.lambda_params_from_call(node, &site, m);
+                    m.calls.push(site);
+                }
+                "object_creation_expression" => {
+                    let site = self.new_call(node, m, ctx);
+                    let ty = site.name.clone();
+                    m.calls.push(site);
+                    let mut c = node.walk();
+                    let anon_body = node.named_children(&mut c).find(|n| n.kind() == "class_body");
+                    if let Some(class_body) = anon_body {
+                        // Descend only the arguments; the body is its own type.
+                        if let Some(args) = node.child_by_field_name("arguments") {
+                            stack.push(args);
+                        }
+                        descend = false;
+                        self.anonymous_class(node, class_body, &ty, ctx, m);
+                    }
+                }
+                "explicit_constructor_invocation" => {
+                    let is_super = node
+                        .child_by_field_name("constructor")
+                        .is_some_and(|c| c.kind() == "super");
+                    let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
+                    m.calls.push(CallSite {
+                        line: line(node),
+                        byte: node.start_byte(),
+                        name: "<init>".to_string(),
+                        receiver: if is_super { Receiver::Super } else { Receiver::This },
+                        arg_count,
+                        arg_types,
+                        arg_exprs,
+                        arg_texts,
+                        arg_values: self.arg_values(node),
+                        kind: if is_super {
+                            CallKind::SuperCall
+                        } else {
+                            CallKind::ThisCall
+                        },
+                        arity_hint: None,
+                    });
+                }
+                "method_reference" => {
+                    if let Some(site) = self.method_ref(node) {
+                        m.calls.push(site);
+                    }
+                    descend = false;
+                }
+                "local_variable_declaration" => self.local_decl(node, m, ctx),
+                "assignment_expression" => {
+                    // A local assigned again has no one value.
+                    if let Some(left) = node.child_by_field_name("left") {
+                        let name = self.text(left);
+                        m.string_locals.retain(|(n, ..)| n != name);
+                    }
+                    self.assignment(node, m);
+                }
+                "lambda_expression" => self.lambda_params(node, m, None),
+                "enhanced_for_statement" => {
+                    if let (Some(name), Some(ty)) =
+                        (node.child_by_field_name("name"), node.child_by_field_name("type"))
+                    {
+                        let ty = self.text(ty);
+                        let ty = if ty == "var" {
+                            node.child_by_field_name("value")
+                                .and_then(|v| self.element_type_of(v, m))
+                        } else {
+                            Some(ty.to_string())
+                        };
+                        m.locals.push(Local {
+                            name: self.text(name).to_string(),
+                            ty,
+                            scope: (node.start_byte(), node.end_byte()),
+                            lambda_source: None,
+                            init: None,
+                        });
+                    }
+                }
+                "catch_formal_parameter" => {
+                    let mut c = node.walk();
+                    let ty = node
+                        .named_children(&mut c)
+                        .find(|n| n.kind() == "catch_type")
+                        .map(|t| self.text(t).to_string())
+                        .filter(|t| !t.contains('|'));
+                    if let (Some(name), Some(parent)) = (node.child_by_field_name("name"), node.parent()) {
+                        m.locals.push(Local {
+                            name: self.text(name).to_string(),
+                            ty,
+                            scope: (parent.start_byte(), parent.end_byte()),
+                            lambda_source: None,
+                            init: None,
+                        });
+                    }
+                }
+                "resource" => {
+                    if let (Some(name), Some(ty)) =
+                        (node.child_by_field_name("name"), node.child_by_field_name("type"))
+                    {
+                        let ty = self.text(ty);
+                        let scope = node.parent().and_then(|p| p.parent()).unwrap_or(node);
+                        m.locals.push(Local {
+                            name: self.text(name).to_string(),
+                            ty: (ty != "var").then(|| ty.to_string()),
+                            scope: (scope.start_byte(), scope.end_byte()),
+                            lambda_source: None,
+                            init: None,
+                        });
+                    }
+                }
+                "instanceof_expression" => {
+                    if let (Some(name), Some(ty)) = (
+                        node.child_by_field_name("name"),
+                        node.child_by_field_name("right"),
+                    ) {
+                        m.locals.push(Local {
+                            name: self.text(name).to_string(),
+                            ty: Some(self.text(ty).to_string()),
+                            scope: (node.start_byte(), body.end_byte()),
+                            lambda_source: None,
+                            init: None,
+                        });
+                    }
+                }
+                "type_pattern" => {
+                    let mut c = node.walk();
+                    let kids: Vec<Node<'_>> = node.named_children(&mut c).collect();
+                    if let [ty, name] = kids.as_slice() {
+                        m.locals.push(Local {
+                            name: self.text(*name).to_string(),
+                            ty: Some(self.text(*ty).to_string()),
+                            scope: (node.start_byte(), body.end_byte()),
+                            lambda_source: None,
+                            init: None,
+                        });
+                    }
+                }
+                "string_literal" => {
+                    m.strings.push((line(node), self.string_content(node)));
+                    descend = false;
+                }
+                k if is_type_decl(k) => {
+                    // A local class: its own type, nested in the current one.
+                    self.type_decl(node, Some(ctx.type_fqn), ctx.depth + 1);
+                    descend = false;
+                }
+                _ => {}
+            }
+            if descend {
+                let before = stack.len();
+                stack.extend(node.named_children(&mut cursor));
+                stack[before..].reverse();
+            }
+        }
+    }
+
+    fn visible_locals(&self, m: &MethodDecl, byte: usize) -> Vec<Local> {
+        let mut out: Vec<Local> = m
+            .params
+            .iter()
+            .map(|p| Local {
+                name: p.name.clone(),
+                ty: Some(p.ty.clone()),
+                scope: (0, 0),
+                lambda_source: None,
+                init: None,
+            })
+            .collect();
+        out.extend(
+            m.locals
+                .iter()
+                .filter(|l| l.scope.0 <= byte && byte < l.scope.1)
+                .cloned(),
+        );
+        out
+    }
+
+    fn anonymous_class(
+        &mut self,
+        node: Node<'_>,
+        class_body: Node<'_>,
+        super_ty: &str,
+        ctx: &BodyCtx<'_>,
+        m: &MethodDecl,
+    ) {
+        if ctx.depth + 1 > MAX_TYPE_DEPTH {
+            self.file
+                .diagnostics
+                .push((line(node), "types nested too deeply; skipped".to_string()));
+            return;
+        }
+        let counter = self.anon_counters.entry(ctx.type_fqn.to_string()).or_insert(0);
+        *counter += 1;
+        let fqn = format!("{}${}", ctx.type_fqn, counter);
+        let name = format!("${counter}");
+        let index = self.file.types.len();
+        self.file.types.push(TypeDecl {
+            fqn: fqn.clone(),
+            name: name.clone(),
+            kind: TypeKind::Class,
+            outer: Some(ctx.type_fqn.to_string()),
+            anonymous: true,
+            modifiers: Vec::new(),
+            annotations: Vec::new(),
+            type_params: Vec::new(),
+            extends: vec![super_ty.to_string()],
+            implements: Vec::new(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            enum_constants: Vec::new(),
+            constants: Vec::new(),
+            field_inits: Vec::new(),
+            line_start: line(node),
+            line_end: end_line(node),
+        });
+        let captured = self.visible_locals(m, node.start_byte());
+        let inner = BodyCtx {
+            type_fqn: &fqn,
+            type_name: &name,
+            depth: ctx.depth + 1,
+        };
+        let mut c = class_body.walk();
+        let children: Vec<Node<'_>> = class_body.named_children(&mut c).collect();
+        let mut members = Vec::new();
+        for child in children {
+            match child.kind() {
+                "method_declaration" => {
+                    let method = self.method(child, &inner, &[], &captured);
+                    members.push(Member::Method(method));
+                }
+                "field_declaration" => self.field(child, &fqn, &mut members),
+                k if is_type_decl(k) => self.type_decl(child, Some(&fqn), ctx.depth + 2),
+                _ => {}
+            }
+        }
+        let decl = &mut self.file.types[index];
+        for member in members {
+            match member {
+                Member::Field(f) => decl.fields.push(f),
+                Member::Method(m) => decl.methods.push(m),
+                Member::FieldInit(n, e) => decl.field_inits.push((n, e)),
+                Member::EnumConstant(_) | Member::Constant(..) => {}
+            }
+        }
+    }
+
+    fn local_decl(&self, node: Node<'_>, m: &mut MethodDecl, ctx: &BodyCtx<'_>) {
+        let Some(ty_node) = node.child_by_field_name("type") else {
+            return;
+        };
+        let written = self.text(ty_node);
+        let scope_end = node.parent().map_or(node.end_byte(), |p| p.end_byte());
+        let mut c = node.walk();
+        for decl in node.children_by_field_name("declarator", &mut c) {
+            let Some(name) = decl.child_by_field_name("name") else {
+                continue;
+            };
+            let value = decl.child_by_field_name("value");
+            if let Some(v) = value {
+                m.local_inits.push((
+                    self.text(name).to_string(),
+                    (node.start_byte(), scope_end),
+                    expr::build(v, self.src),
+                ));
+            }
+            let ty = if written == "var" {
+                value.and_then(|v| self.shallow_type(v, m))
+            } else {
+                let dims = decl
+                    .child_by_field_name("dimensions")
+                    .map(|d| self.text(d))
+                    .unwrap_or("");
+                Some(format!("{written}{dims}"))
+            };
+            let init = value
+                .filter(|v| {
+                    ty.is_none()
+                        && matches!(
+                            unparen(*v).kind(),
+                            "identifier" | "field_access" | "method_invocation"
+                        )
+                })
+                .map(|v| self.receiver(v, m, ctx, MAX_RECEIVER_DEPTH / 2));
+            if let Some(v) = value.and_then(|v| self.constant_value(v, 0)) {
+                m.string_locals
+                    .push((self.text(name).to_string(), (node.start_byte(), scope_end), v));
+            }
+            m.locals.push(Local {
+                name: self.text(name).to_string(),
+                ty,
+                scope: (node.start_byte(), scope_end),
+                lambda_source: None,
+                init,
+            });
+        }
+    }
+
+    /// `x = value` or `this.x = value`: recorded for evaluating what `x` holds.
+    fn assignment(&self, node: Node<'_>, m: &mut MethodDecl) {
+        let is_plain = node
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "=");
+        let (Some(left), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let target = match left.kind() {
+            "identifier" => self.text(left).to_string(),
+            "field_access"
+                if left
+                    .child_by_field_name("object")
+                    .is_some_and(|o| o.kind() == "this") =>
+            {
+                self.field_text(left, "field")
+            }
+            _ => return,
+        };
+        // A compound assignment (`url += "/x"`) makes the value unknown.
+        let value = if is_plain {
+            expr::build(right, self.src)
+        } else {
+            Expr::Other
+        };
+        m.assignments.push((target, value));
+    }
+
+    /// The expression tree of each argument of a call.
+    fn arg_values(&self, call: Node<'_>) -> Vec<Expr> {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return Vec::new();
+        };
+        let mut c = args.walk();
+        args.named_children(&mut c)
+            .filter(|a| !matches!(a.kind(), "line_comment" | "block_comment"))
+            .map(|a| expr::build(a, self.src))
+            .collect()
+    }
+
+    /// Lambda parameters: typed when written, else unknown (they still shadow fields).
+    fn lambda_params(&self, node: Node<'_>, m: &mut MethodDecl, source: Option<(Receiver, String)>) {
+        let Some(params) = node.child_by_field_name("parameters") else {
+            return;
+        };
+        let scope = (node.start_byte(), node.end_byte());
+        // Already recorded (from the enclosing call, with an inferred element type)?
+        if m.locals.iter().any(|l| l.scope == scope) {
+            return;
+        }
+        match params.kind() {
+            "identifier" => m.locals.push(Local {
+                name: self.text(params).to_string(),
+                ty: None,
+                scope,
+                lambda_source: source,
+                init: None,
+            }),
+            "inferred_parameters" => {
+                let mut c = params.walk();
+                let names: Vec<String> = params
+                    .named_children(&mut c)
+                    .map(|n| self.text(n).to_string())
+                    .collect();
+                let single = names.len() == 1;
+                for name in names {
+                    m.locals.push(Local {
+                        name,
+                        ty: None,
+                        scope,
+                        lambda_source: if single { source.clone() } else { None },
+                        init: None,
+                    });
+                }
+            }
+            _ => {
+                for p in self.formal_params(params).0 {
+                    let ty = (p.ty != "var").then_some(p.ty);
+                    m.locals.push(Local {
+                        name: p.name,
+                        ty,
+                        scope,
+                        lambda_source: None,
+                        init: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Lambdas passed to `recv.method(...)`: their parameter remembers where it comes
+    /// from, so the resolver can type it (`orders.forEach(o -> ...)`).
+    fn lambda_params_from_call(&self, call: Node<'_>, site: &CallSite, m: &mut MethodDecl) {
+        if site.receiver == Receiver::None {
+            return;
+        }
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut c = args.walk();
+        let lambdas: Vec<Node<'_>> = args
+            .named_children(&mut c)
+            .filter(|a| a.kind() == "lambda_expression")
+            .collect();
+        for lambda in lambdas {
+            self.lambda_params(lambda, m, Some((site.receiver.clone(), site.name.clone())));
+        }
+    }
+
+    /// The element type of a collection-typed local or parameter (`List<X>` → `X`).
+    fn element_type_of(&self, node: Node<'_>, m: &MethodDecl) -> Option<String> {
+        if node.kind() != "identifier" {
+            return None;
+        }
+        let ty = m.lookup_local(self.text(node), node.start_byte())??;
+        let open = ty.find('<')?;
+        let base = erase(&ty[..open]);
+        let base = base.rsplit('.').next().unwrap_or(&base);
+        if !matches!(
+            base,
+            "List"
+                | "Set"
+                | "Collection"
+                | "Iterable"
+                | "Optional"
+                | "Stream"
+                | "SortedSet"
+                | "Queue"
+                | "Deque"
+                | "ArrayList"
+                | "LinkedList"
+                | "HashSet"
+                | "TreeSet"
+        ) {
+            return None;
+        }
+        let inner = ty[open + 1..].strip_suffix('>')?.trim();
+        if inner.contains(',') || inner.starts_with('?') {
+            return None;
+        }
+        Some(inner.to_string())
+    }
+
+    fn args(
+        &self,
+        call: Node<'_>,
+        m: &MethodDecl,
+        ctx: &BodyCtx<'_>,
+        depth: usize,
+    ) -> (usize, Vec<Option<String>>, Vec<Receiver>, Vec<String>) {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return (0, Vec::new(), Vec::new(), Vec::new());
+        };
+        let mut c = args.walk();
+        let mut types = Vec::new();
+        let mut exprs = Vec::new();
+        let mut texts = Vec::new();
+        for arg in args.named_children(&mut c) {
+            if matches!(arg.kind(), "line_comment" | "block_comment") {
+                continue;
+            }
+            let arg = unparen(arg);
+            let text = self.text(arg);
+            let mut end = text.len().min(4096);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            texts.push(text[..end].to_string());
+            let ty = if arg.kind() == "this" {
+                Some(ctx.type_name.to_string())
+            } else {
+                self.shallow_type(arg, m)
+            };
+            let typed_later =
+                ty.is_none() && matches!(arg.kind(), "identifier" | "field_access" | "method_invocation");
+            exprs.push(if typed_later {
+                self.receiver(arg, m, ctx, depth + 1)
+            } else {
+                Receiver::Other
+            });
+            types.push(ty);
+        }
+        (types.len(), types, exprs, texts)
+    }
+
+    /// The type of an expression where the syntax alone tells it.
+    fn shallow_type(&self, node: Node<'_>, m: &MethodDecl) -> Option<String> {
+        let node = unparen(node);
+        let text = self.text(node);
+        match node.kind() {
+            "string_literal" | "text_block" => Some("String".into()),
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal" => Some(if text.ends_with(['l', 'L']) {
+                "long".into()
+            } else {
+                "int".into()
+            }),
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                Some(if text.ends_with(['f', 'F']) {
+                    "float".into()
+                } else {
+                    "double".into()
+                })
+            }
+            "true" | "false" => Some("boolean".into()),
+            "character_literal" => Some("char".into()),
+            "object_creation_expression" => node.child_by_field_name("type").map(|t| erase(self.text(t))),
+            "cast_expression" => node.child_by_field_name("type").map(|t| erase(self.text(t))),
+            "array_creation_expression" => node.child_by_field_name("type").map(|t| {
+                let dims = node
+                    .child_by_field_name("dimensions")
+                    .map(|d| self.text(d).matches('[').count())
+                    .unwrap_or(1)
+                    .max(1);
+                format!("{}{}", erase(self.text(t)), "[]".repeat(dims))
+            }),
+            "identifier" => m
+                .lookup_local(text, node.start_byte())
+                .flatten()
+                .map(|t| erase(&t)),
+            _ => None,
+        }
+    }
+
+    fn method_call(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> CallSite {
+        let name = self.field_text(node, "name");
+        let receiver = match node.child_by_field_name("object") {
+            None => Receiver::None,
+            Some(object) => self.receiver(object, m, ctx, depth + 1),
+        };
+        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, depth);
+        CallSite {
+            line: line(node),
+            byte: node.start_byte(),
+            name,
+            receiver,
+            arg_count,
+            arg_types,
+            arg_exprs,
+            arg_texts,
+            arg_values: self.arg_values(node),
+            kind: CallKind::Method,
+            arity_hint: None,
+        }
+    }
+
+    fn new_call(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>) -> CallSite {
+        let ty = node
+            .child_by_field_name("type")
+            .map(|t| erase(self.text(t)))
+            .unwrap_or_default();
+        let (arg_count, arg_types, arg_exprs, arg_texts) = self.args(node, m, ctx, 0);
+        CallSite {
+            line: line(node),
+            byte: node.start_byte(),
+            name: ty.clone(),
+            receiver: Receiver::New(ty),
+            arg_count,
+            arg_types,
+            arg_exprs,
+            arg_texts,
+            arg_values: self.arg_values(node),
+            kind: CallKind::Constructor,
+            arity_hint: None,
+        }
+    }
+
+    fn receiver(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>, depth: usize) -> Receiver {
+        if depth > MAX_RECEIVER_DEPTH {
+            return Receiver::Other;
+        }
+        let node = unparen(node);
+        match node.kind() {
+            "this" => Receiver::This,
+            "super" => Receiver::Super,
+            "identifier" | "type_identifier" => Receiver::Name(self.text(node).to_string()),
+            "field_access" => {
+                let (Some(object), Some(field)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("field"),
+                ) else {
+                    return Receiver::Other;
+                };
+                if field.kind() == "this" {
+                    // `Outer.this`: the enclosing instance, not the current one.
+                    return Receiver::Other;
+                }
+                Receiver::Field(
+                    Box::new(self.receiver(object, m, ctx, depth + 1)),
+                    self.text(field).to_string(),
+                )
+            }
+            "method_invocation" => Receiver::Call(Box::new(self.method_call(node, m, ctx, depth + 1))),
+            "object_creation_expression" => node
+                .child_by_field_name("type")
+                .map_or(Receiver::Other, |t| Receiver::New(erase(self.text(t)))),
+            _ => Receiver::Other,
+        }
+    }
+
+    fn method_ref(&self, node: Node<'_>) -> Option<CallSite> {
+        let mut c = node.walk();
+        let children: Vec<Node<'_>> = node.children(&mut c).collect();
+        let first = *children.first()?;
+        let last = *children.last()?;
+        let name = match last.kind() {
+            "new" => "<init>".to_string(),
+            "identifier" => self.text(last).to_string(),
+            _ => return None,
+        };
+        let receiver = match first.kind() {
+            "this" => Receiver::This,
+            "super" => Receiver::Super,
+            "identifier" | "type_identifier" => Receiver::Name(self.text(first).to_string()),
+            "generic_type" | "scoped_type_identifier" | "scoped_identifier" => {
+                let erased = erase(self.text(first));
+                dotted_receiver(&erased)
+            }
+            "field_access" => dotted_receiver(self.text(first)),
+            _ => Receiver::Other,
+        };
+        let arity_hint = node
+            .parent()
+            .filter(|p| p.kind() == "argument_list")
+            .and_then(|args| {
+                let call = args.parent()?;
+                let name = call.child_by_field_name("name")?;
+                let name = self.text(name);
+                if UNARY_FUNCTION_METHODS.contains(&name) {
+                    Some(1)
+                } else if BINARY_FUNCTION_METHODS.contains(&name) {
+                    Some(2)
+                } else {
+                    None
+                }
+            });
+        Some(CallSite {
+            line: line(node),
+            byte: node.start_byte(),
+            name,
+            receiver,
+            arg_count: 0,
+            arg_types: Vec::new(),
+            arg_exprs: Vec::new(),
+            arg_texts: Vec::new(),
+            arg_values: Vec::new(),
+            kind: CallKind::MethodRef,
+            arity_hint,
+        })
+    }
+}
+
+enum Member {
+    Field(FieldDecl),
+    Method(MethodDecl),
+    EnumConstant(String),
+    Constant(String, String),
+    FieldInit(String, Expr),
+}
+
+/// `a.b.C` → `Field(Field(Name(a), b), C)`.
+fn dotted_receiver(text: &str) -> Receiver {
+    let mut parts = text.split('.').map(|p| p.trim().to_string());
+    let Some(first) = parts.next() else {
+        return Receiver::Other;
+    };
+    parts.fold(Receiver::Name(first), |acc, part| {
+        Receiver::Field(Box::new(acc), part)
+    })
+}
+
+/// Strips parentheses iteratively (`((((x))))` is common in generated code).
+fn unparen(mut node: Node<'_>) -> Node<'_> {
+    while node.kind() == "parenthesized_expression" {
+        match node.named_child(0) {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
+    node
+}

@@ -1,0 +1,655 @@
+//! One product's index run, in the order its data flows: walk the sources, read each file
+//! with its front-end (`lang`), resolve the code against the product's symbol table
+//! (`resolve`), let every framework recogniser say what the code means (`frameworks`), and
+//! write it all through one `ProductWriter` (`emit`), committed once at the end.
+//!
+//! Per repository: its layout first — product, repository, deployable services (Maven and
+//! Gradle modules, named by their `spring.application.name`), files — so every later fact
+//! has a place to hang from; then the schema, the config keys, and the code in two passes
+//! over small parallel chunks of files, so memory follows the product's declarations, not
+//! its bodies: the first writes every file's declarations and keeps a skeleton of it (no
+//! call sites); the symbol table, the hierarchy and the cross-file knowledge of the
+//! frameworks are built from the skeletons; the second parses each chunk again, resolves
+//! its calls, runs the recognisers in parallel (they are pure) and writes what they found.
+//! Anything that goes wrong with one file is a warning on the run; only a store failure
+//! stops it, and then nothing of the run becomes visible.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use semgraph_storage::{CommitSummary, NodeId, ProductWriter, Store, Warning};
+
+use crate::company::{Company, ProductSource};
+use crate::emit::{self, code::CodeNodes, findings::Targets, findings::Topics, Run};
+use crate::error::IndexError;
+use crate::facts::CodeFile;
+use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
+use crate::lang::build::{self, BuildFile, BuildKind};
+use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
+use crate::lang::{java, jira, sql, wiki};
+use crate::resolve::{self, SymbolTable};
+use crate::walk::{self, SourceFile, SourceKind};
+
+/// Code files parsed at once: bounds the source text held in memory.
+const CHUNK: usize = 64;
+
+/// Jira exports larger than this are skipped with a warning (a search-API page is a few
+/// MB; the limit only stops a wrong path from reading a disk image into memory).
+const MAX_JIRA_EXPORT_BYTES: u64 = 256 << 20;
+
+/// Receives progress of an index run (the command line draws bars with it).
+pub trait Progress: Sync {
+    /// The run found `files` files of `bytes` bytes in total to index.
+    fn planned(&self, files: u64, bytes: u64);
+    /// One file of `bytes` bytes is done.
+    fn file_done(&self, bytes: u64);
+}
+
+/// A [`Progress`] that shows nothing.
+#[derive(Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn planned(&self, _files: u64, _bytes: u64) {}
+    fn file_done(&self, _bytes: u64) {}
+}
+
+/// What one product's run did, for the summary a person reads.
+#[derive(Clone, Debug)]
+pub struct ProductReport {
+    /// The product.
+    pub product: String,
+    /// Files indexed, per kind (`java`, `sql`, …).
+    pub files: BTreeMap<String, u64>,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Nodes written per kind.
+    pub nodes: BTreeMap<String, u64>,
+    /// Indexer counters (`calls.resolved`, `calls.unresolved`, …).
+    pub stats: BTreeMap<String, u64>,
+    /// Every warning, with its file.
+    pub warnings: Vec<Warning>,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+    /// What the commit did.
+    pub commit: CommitSummary,
+}
+
+/// Indexes one product of `company` into `store` as a new generation and commits it.
+pub fn index_product(
+    store: &Store,
+    company: &Company,
+    product: &ProductSource,
+    progress: &dyn Progress,
+) -> Result<ProductReport, IndexError> {
+    let started = Instant::now();
+    let mut w = store.begin(&product.name, &product.area)?;
+    let mut run = Run {
+        product_names: company.products.iter().map(|p| p.name.clone()).collect(),
+        ..Run::default()
+    };
+    let product_node = emit::layout::write_product(&mut run, &mut w, &product.name, &product.area)?;
+
+    let walk_started = Instant::now();
+    let mut repos = Vec::new();
+    for root in &product.repos {
+        if !root.is_dir() {
+            run.warn(
+                &root.display().to_string(),
+                None,
+                "skipped: the repository path is not a folder",
+            );
+            continue;
+        }
+        let files = walk::walk_repo(root, &mut run.warnings);
+        repos.push((root.clone(), files));
+    }
+    let (count, bytes) = repos
+        .iter()
+        .flat_map(|(_, f)| f)
+        .fold((0u64, 0u64), |(n, b), f| (n + 1, b + f.size));
+    progress.planned(count, bytes);
+    w.record_timing("walk", walk_started.elapsed());
+
+    let repo_started = Instant::now();
+    for (root, files) in &repos {
+        index_repo(&mut run, &mut w, product_node, root, files, progress)?;
+    }
+    w.record_timing("code", repo_started.elapsed());
+
+    let docs_started = Instant::now();
+    for folder in &product.wiki {
+        index_wiki(&mut run, &mut w, product_node, folder)?;
+    }
+    index_jira(&mut run, &mut w, company, product, product_node)?;
+    w.record_timing("docs", docs_started.elapsed());
+
+    for warning in &run.warnings {
+        w.warn(warning.clone());
+    }
+    for (name, value) in &run.stats {
+        w.record_stat(name, *value);
+    }
+    let commit = w.commit()?;
+    Ok(ProductReport {
+        product: product.name.clone(),
+        files: run.files,
+        bytes: run.bytes,
+        nodes: run.nodes,
+        stats: run.stats,
+        warnings: run.warnings,
+        elapsed: started.elapsed(),
+        commit,
+    })
+}
+
+/// A module of a repository, as its build file declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Module {
+    /// Folder relative to the repository root ("" for the root).
+    dir: String,
+    /// Maven artifactId, when there is one.
+    artifact: Option<String>,
+    /// Whether it builds something that runs (not a `pom` aggregator).
+    deployable: bool,
+    /// What its build file declares.
+    build: BuildFile,
+}
+
+/// The deployable module `rel` belongs to: the deepest one whose folder holds it.
+fn module_of<'m>(modules: &'m [Module], rel: &str) -> Option<&'m Module> {
+    modules
+        .iter()
+        .filter(|m| m.deployable && (m.dir.is_empty() || rel.starts_with(&format!("{}/", m.dir))))
+        .max_by_key(|m| m.dir.len())
+}
+
+/// The modules of a repository, from its Maven POMs and Gradle build scripts.
+fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module> {
+    let mut modules = Vec::new();
+    for f in files.iter().filter(|f| f.kind == SourceKind::BuildFile) {
+        let Some(kind) = build::build_kind(&f.rel) else {
+            continue;
+        };
+        if kind == BuildKind::GradleSettings {
+            continue;
+        }
+        let dir = f
+            .rel
+            .rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default();
+        let Some(text) = walk::read_source(f, warnings) else {
+            continue;
+        };
+        let parsed = build::parse_build_file(kind, &text);
+        for (line, message) in &parsed.warnings {
+            warnings.push(Warning {
+                file: f.rel.clone(),
+                line: *line,
+                message: message.clone(),
+            });
+        }
+        let deployable = match kind {
+            BuildKind::Maven => parsed.packaging.as_deref() != Some("pom"),
+            _ => {
+                let prefix = if dir.is_empty() {
+                    String::new()
+                } else {
+                    format!("{dir}/")
+                };
+                files
+                    .iter()
+                    .any(|g| g.rel.starts_with(&format!("{prefix}src/main/")))
+            }
+        };
+        modules.push(Module {
+            dir,
+            artifact: parsed.artifact.clone(),
+            deployable,
+            build: parsed,
+        });
+    }
+    modules.sort_by(|a, b| a.dir.cmp(&b.dir));
+    modules.dedup_by(|a, b| a.dir == b.dir);
+    modules
+}
+
+/// Indexes one repository of the product.
+fn index_repo(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    product_node: NodeId,
+    root: &Path,
+    files: &[SourceFile],
+    progress: &dyn Progress,
+) -> Result<(), IndexError> {
+    let repo_name = root
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("repo")
+        .to_string();
+    let repo = emit::layout::write_repo(run, w, product_node, &repo_name, root)?;
+
+    // Modules, then config: a module's `spring.application.name` names its service.
+    let mut modules = find_modules(files, &mut run.warnings);
+    if !modules.iter().any(|m| m.deployable) {
+        // A repository without a build file is one service named after it.
+        modules.push(Module {
+            dir: String::new(),
+            artifact: None,
+            deployable: true,
+            build: BuildFile::default(),
+        });
+    }
+    let configs = config::read_configs(files, &mut run.warnings);
+    let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
+    for m in modules.iter().filter(|m| m.deployable) {
+        let in_module: Vec<&ParsedConfig> = configs
+            .iter()
+            .filter(|c| module_of(&modules, &c.file.rel).map(|o| &o.dir) == Some(&m.dir))
+            .collect();
+        let app_name = config::module_application_name(&in_module);
+        let name = app_name
+            .clone()
+            .or_else(|| m.artifact.clone())
+            .or_else(|| {
+                m.dir
+                    .rsplit('/')
+                    .next()
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| repo_name.clone());
+        let service = emit::layout::Service {
+            name: &name,
+            module: &m.dir,
+            repo: &repo_name,
+            artifact: m.artifact.as_deref(),
+            application_name: app_name.is_some(),
+        };
+        let id = emit::layout::write_service(run, w, repo, &service)?;
+        services.insert(m.dir.clone(), (id, name));
+    }
+    let mut file_nodes: BTreeMap<String, NodeId> = BTreeMap::new();
+    for f in files {
+        let parent = module_of(&modules, &f.rel)
+            .and_then(|m| services.get(&m.dir).map(|(id, _)| *id))
+            .unwrap_or(repo);
+        let id = emit::layout::write_file(run, w, parent, &repo_name, f)?;
+        file_nodes.insert(f.rel.clone(), id);
+    }
+
+    // Schemas.
+    let schema = sql::read_repository_schema(files);
+    run.warnings.extend(schema.warnings);
+    run.stat("sql.statements", schema.statements);
+    let tables = emit::schema::write_schema(run, w, &schema.schema, &schema.placed, &file_nodes)?;
+    run.tables.extend(tables);
+
+    // Config keys before code, so code can point at them. Each module's keys indexed once,
+    // for every placeholder of the repository.
+    let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
+    let env: Vec<&ParsedConfig> = configs
+        .iter()
+        .filter(|c| c.parsed.kind == ConfigKind::Env)
+        .collect();
+    let mut module_configs: BTreeMap<Option<String>, Vec<&ParsedConfig>> = BTreeMap::new();
+    for c in &configs {
+        let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
+        module_configs.entry(module).or_default().push(c);
+    }
+    let scopes: BTreeMap<Option<String>, ConfigScope<'_>> = module_configs
+        .iter()
+        .map(|(module, scope)| (module.clone(), ConfigScope::new(scope, &env)))
+        .collect();
+    let env_only = ConfigScope::new(&[], &env);
+    let scope_of = |rel: &str| {
+        let module = module_of(&modules, rel).map(|m| m.dir.clone());
+        scopes.get(&module).unwrap_or(&env_only)
+    };
+    let resolve = |rel: &str, value: &str| -> String {
+        if !value.contains("${") {
+            return value.to_string();
+        }
+        scope_of(rel).resolve(value)
+    };
+    let mut config_index = ConfigIndex::new(
+        modules
+            .iter()
+            .filter(|m| m.deployable)
+            .map(|m| m.dir.clone())
+            .collect(),
+    );
+    let mut config_keys: Vec<NodeId> = Vec::new();
+    for c in &configs {
+        let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
+        if let Some(&file) = file_nodes.get(&c.file.rel) {
+            let written = emit::config::write_config(run, w, file, c, scope_of(&c.file.rel))?;
+            config_index.add(
+                &c.file.rel,
+                c.parsed.kind,
+                &module.unwrap_or_default(),
+                written.iter().map(|(k, _)| k.as_str()),
+            );
+            config_keys.extend(written.into_iter().map(|(_, id)| id));
+        }
+        progress.file_done(c.file.size);
+    }
+
+    let builds: Vec<(String, BuildFile)> = modules.iter().map(|m| (m.dir.clone(), m.build.clone())).collect();
+    let code = Code {
+        builds: &builds,
+        files,
+        file_nodes: &file_nodes,
+        service_of: &service_of,
+        resolve: &resolve,
+        config_index: &config_index,
+        config_keys: &config_keys,
+    };
+    index_code(run, w, &code)?;
+    for f in files.iter().filter(|f| f.kind != SourceKind::Config) {
+        progress.file_done(f.size);
+    }
+    Ok(())
+}
+
+/// What the code passes of a repository need from the rest of its run.
+struct Code<'a> {
+    builds: &'a [(String, BuildFile)],
+    files: &'a [SourceFile],
+    file_nodes: &'a BTreeMap<String, NodeId>,
+    service_of: &'a (dyn Fn(&str) -> Option<(NodeId, String)> + Sync),
+    resolve: &'a (dyn Fn(&str, &str) -> String + Sync),
+    config_index: &'a ConfigIndex,
+    config_keys: &'a [NodeId],
+}
+
+/// One code file after the parallel read: its warnings, and its text and facts when
+/// readable.
+type ParsedSource = (Vec<Warning>, Option<(String, CodeFile)>);
+
+/// The facts of one code file, by the front-end of its language.
+fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
+    java::parse_java_file(&f.rel, text)
+}
+
+/// The code of one repository, in two passes (see the module documentation).
+fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(), IndexError> {
+    let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind == SourceKind::Java).collect();
+    let mut nodes = CodeNodes::default();
+
+    // Pass 1: declarations and content of every file; a skeleton of each for the rest.
+    let mut skeletons: Vec<CodeFile> = Vec::with_capacity(sources.len());
+    let mut knowledge = Knowledge::default();
+    // Files a front-end gave up on (over its parse budget): said once, not parsed again.
+    let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for chunk in sources.chunks(CHUNK) {
+        let parsed: Vec<ParsedSource> = chunk
+            .par_iter()
+            .map(|f| {
+                let mut warnings = Vec::new();
+                let parsed = walk::read_source(f, &mut warnings).map(|text| {
+                    let facts = parse_code(f, &text);
+                    (text, facts)
+                });
+                (warnings, parsed)
+            })
+            .collect();
+        for (f, (warnings, parsed)) in chunk.iter().zip(parsed) {
+            run.warnings.extend(warnings);
+            let Some((text, file)) = parsed else {
+                continue;
+            };
+            if let Some(reason) = &file.over_budget {
+                run.warn(&f.rel, None, reason.clone());
+                run.stat("files.over-budget", 1);
+                over_budget.insert(f.rel.clone());
+                continue;
+            }
+            if let Some((line, message)) = file.diagnostics.first() {
+                run.warn(
+                    &f.rel,
+                    Some(*line as u32),
+                    format!(
+                        "{} syntax error(s), first: {message}; the rest of the file is indexed",
+                        file.diagnostics.len()
+                    ),
+                );
+            }
+            let file_node = code.file_nodes.get(&f.rel).copied();
+            emit::code::write_file(run, w, &mut nodes, f, file_node, &text, &file)?;
+            knowledge.collect(&file);
+            skeletons.push(skeleton(file));
+        }
+    }
+
+    let table = SymbolTable::build(skeletons.iter());
+    emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &table)?;
+    let service_name = |rel: &str| (code.service_of)(rel).map(|(_, name)| name);
+    let product = Product {
+        table: &table,
+        values: frameworks::values::Values {
+            types: frameworks::types_by_fqn(&skeletons),
+            table: &table,
+            resolve: code.resolve,
+        },
+        skeletons: &skeletons,
+        files: code.files,
+        knowledge: &knowledge,
+        builds: code.builds,
+        config: code.config_index,
+        service_of: &service_name,
+    };
+
+    // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
+    // keeping every body): resolve, recognise, write.
+    let mut topics = Topics::default();
+    let sources: Vec<&SourceFile> = sources
+        .into_iter()
+        .filter(|f| !over_budget.contains(&f.rel))
+        .collect();
+    for chunk in sources.chunks(CHUNK) {
+        let recognised: Vec<(
+            CodeFile,
+            Vec<resolve::ResolvedCall>,
+            frameworks::Findings,
+            frameworks::Findings,
+        )> = chunk
+            .par_iter()
+            .filter_map(|f| {
+                // Problems reading the file were reported by the first pass.
+                let mut already_reported = Vec::new();
+                let text = walk::read_source(f, &mut already_reported)?;
+                let file = parse_code(f, &text);
+                let calls = resolve::resolve_calls(&file, &table);
+                let declared = frameworks::declared(&product, &file);
+                let called = frameworks::calls(&product, &file, &calls);
+                Some((file, calls, declared, called))
+            })
+            .collect();
+        for (file, calls, declared, called) in recognised {
+            let targets = Targets {
+                types: &nodes.types,
+                methods: &nodes.methods,
+                config_keys: code.config_keys,
+                service_of: code.service_of,
+            };
+            emit::findings::write(run, w, &mut topics, &targets, &file.path, declared)?;
+            // Call sites a recogniser knows run nothing (a link built from a method).
+            let not_calls: std::collections::HashSet<(&resolve::MethodKey, usize)> = called
+                .items
+                .iter()
+                .filter_map(|f| match f {
+                    frameworks::Finding::NotACall { caller, site } => Some((caller, *site)),
+                    _ => None,
+                })
+                .collect();
+            if !not_calls.is_empty() {
+                run.stat("calls.not-calls", not_calls.len() as u64);
+            }
+            let calls: Vec<resolve::ResolvedCall> = calls
+                .into_iter()
+                .filter(|c| !not_calls.contains(&(&c.caller, c.site)))
+                .collect();
+            emit::code::write_calls(run, w, &mut nodes, &file, &calls)?;
+            let targets = Targets {
+                types: &nodes.types,
+                methods: &nodes.methods,
+                config_keys: code.config_keys,
+                service_of: code.service_of,
+            };
+            emit::findings::write(run, w, &mut topics, &targets, &file.path, called)?;
+        }
+    }
+    // What the product says as a whole: specs, descriptors, mapper files.
+    let targets = Targets {
+        types: &nodes.types,
+        methods: &nodes.methods,
+        config_keys: code.config_keys,
+        service_of: code.service_of,
+    };
+    for (path, batch) in frameworks::product(&product).batches {
+        emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
+    }
+    Ok(())
+}
+
+/// A file's structure for lookups from other files: types, fields, constants, method
+/// signatures and annotations, the field assignments of every method (a field set once, in
+/// a constructor, is a value), constructors whole — without call sites, locals, string
+/// literals or initialisers of other methods, which only the file's own pass needs.
+fn skeleton(mut file: CodeFile) -> CodeFile {
+    for t in &mut file.types {
+        for m in t.methods.iter_mut().filter(|m| m.name != "<init>") {
+            // Only assignments to fields matter elsewhere ("set once, in a constructor").
+            let locals = std::mem::take(&mut m.locals);
+            m.assignments
+                .retain(|(name, _)| !locals.iter().any(|l| l.name == *name));
+            m.calls = Vec::new();
+            m.strings = Vec::new();
+            m.local_inits = Vec::new();
+            m.string_locals = Vec::new();
+        }
+    }
+    file.diagnostics = Vec::new();
+    // A fresh copy, made on this thread: the parse allocated the facts in the parser
+    // threads' heaps, and keeping pieces of them would pin those heaps' pages for the
+    // whole run (the copy keeps the process flat; the original is freed here).
+    file.clone()
+}
+
+/// Indexes the markdown pages of one wiki folder.
+fn index_wiki(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    product_node: NodeId,
+    folder: &Path,
+) -> Result<(), IndexError> {
+    if !folder.is_dir() {
+        run.warn(
+            &folder.display().to_string(),
+            None,
+            "skipped: the wiki path is not a folder",
+        );
+        return Ok(());
+    }
+    let folder_name = folder
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("wiki")
+        .to_string();
+    let files = walk::walk_repo(folder, &mut run.warnings);
+    for f in files.iter().filter(|f| f.kind == SourceKind::Markdown) {
+        let Some(text) = walk::read_source(f, &mut run.warnings) else {
+            continue;
+        };
+        let page = wiki::parse_wiki_page(&f.rel, &text);
+        for warning in &page.warnings {
+            run.warn(&f.rel, Some(warning.line), warning.message.clone());
+        }
+        let lines = text.lines().count() as u32;
+        emit::docs::write_wiki_page(run, w, product_node, &folder_name, f, &page, lines)?;
+    }
+    Ok(())
+}
+
+/// Indexes the Jira issues of this product's exports that are about this product.
+///
+/// Several products may list one company-wide export, and every issue is indexed once: in
+/// its home product (the first its components, labels or text name) with Mentions of the
+/// others; the home is the first named product that lists the export, else the first product
+/// (in config order) that lists it.
+fn index_jira(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    company: &Company,
+    product: &ProductSource,
+    product_node: NodeId,
+) -> Result<(), IndexError> {
+    let own_services = run.services.clone();
+    for path in &product.jira {
+        let display = path.display().to_string();
+        // A config path may name anything: a folder, a named pipe (which would block the
+        // run), a file of any size. Only a regular file under the limit is read.
+        let text = match walk::read_bounded(path, MAX_JIRA_EXPORT_BYTES).and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| "not valid UTF-8 (a Jira export is JSON)".to_string())
+        }) {
+            Ok(t) => t,
+            Err(reason) => {
+                run.warn(
+                    &display,
+                    None,
+                    format!("skipped: cannot read the Jira export: {reason}"),
+                );
+                continue;
+            }
+        };
+        let export = jira::parse_jira_export(&display, &text);
+        for warning in &export.warnings {
+            let what = warning.issue.map(|i| format!("issue #{i}: ")).unwrap_or_default();
+            run.warn(&display, None, format!("{what}{}", warning.message));
+        }
+        let listers: Vec<String> = company
+            .products
+            .iter()
+            .filter(|p| p.jira.iter().any(|j| j == path))
+            .map(|p| p.name.clone())
+            .collect();
+        let first_lister = listers.first().cloned();
+        let services_of = |name: &str| {
+            if name == product.name {
+                own_services.clone()
+            } else {
+                Vec::new()
+            }
+        };
+        let names: Vec<(String, Vec<String>)> = company
+            .products
+            .iter()
+            .map(|p| (p.name.clone(), services_of(&p.name)))
+            .collect();
+        for issue in &export.issues {
+            let about = jira::issue_products(issue, &names);
+            // The home is the first product the issue names that lists this export.
+            let home = about
+                .iter()
+                .find(|p| listers.contains(p))
+                .or(first_lister.as_ref());
+            if home != Some(&product.name) || issue.key.is_empty() {
+                continue;
+            }
+            emit::docs::write_jira_issue(run, w, &product.name, product_node, issue, &about)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod data_tests;
+#[cfg(test)]
+mod http_tests;
+#[cfg(test)]
+mod tests;

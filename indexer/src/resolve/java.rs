@@ -1,0 +1,765 @@
+//! Call resolution: each call site of a file, against the product's [`SymbolTable`].
+//!
+//! The rules are `javac`'s where the facts allow and a refusal where they do not: a
+//! receiver is typed from locals, parameters, fields (inherited and enclosing ones
+//! included), type names and the declared return types of chained calls; the method is
+//! looked up along the superclass chain and lands on the type that declares it; an
+//! interface-typed receiver gives the interface method; overloads are told apart by arity,
+//! then by known argument types. Anything left open is `Target::Unresolved` with a reason
+//! — an edge that may be wrong is worse than a missing one.
+
+use super::symbols::MethodInfo;
+use super::symbols::{is_primitive, SymbolTable, TypeRef};
+use super::{MethodKey, ResolvedCall, Target};
+use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
+
+/// Methods that pass the elements of their receiver to a one-parameter lambda.
+const ELEMENT_METHODS: &[&str] = &[
+    "forEach",
+    "filter",
+    "map",
+    "flatMap",
+    "anyMatch",
+    "allMatch",
+    "noneMatch",
+    "ifPresent",
+    "removeIf",
+    "peek",
+    "takeWhile",
+    "dropWhile",
+    "mapToInt",
+    "mapToLong",
+    "mapToDouble",
+    "doOnNext",
+    "flatMapMany",
+];
+/// JDK container and stream methods whose result holds the same elements as the receiver.
+const ELEMENT_PRESERVING: &[&str] = &[
+    "stream",
+    "parallelStream",
+    "filter",
+    "sorted",
+    "distinct",
+    "peek",
+    "limit",
+    "skip",
+    "takeWhile",
+    "dropWhile",
+    "unmodifiableList",
+];
+/// Generic containers whose single type argument is the element type.
+const CONTAINERS: &[&str] = &[
+    "List",
+    "Set",
+    "Collection",
+    "Iterable",
+    "Optional",
+    "Stream",
+    "SortedSet",
+    "Queue",
+    "Deque",
+    "ArrayList",
+    "LinkedList",
+    "HashSet",
+    "TreeSet",
+    "LinkedHashSet",
+    "Flux",
+    "Mono",
+];
+
+/// Receiver chains deeper than this are not followed.
+const MAX_DEPTH: usize = 64;
+
+const OBJECT_METHODS: &[&str] = &[
+    "toString",
+    "equals",
+    "hashCode",
+    "getClass",
+    "notify",
+    "notifyAll",
+    "wait",
+    "clone",
+    "finalize",
+];
+const ENUM_METHODS: &[&str] = &["values", "valueOf", "name", "ordinal", "compareTo"];
+/// JDK types no product type can extend or implement, so an argument of one of them
+/// never fits a parameter of another type (other than `Object`).
+const JDK_VALUE_TYPES: &[&str] = &[
+    "java.lang.String",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Short",
+    "java.lang.Byte",
+    "java.lang.Double",
+    "java.lang.Float",
+    "java.lang.Boolean",
+    "java.lang.Character",
+    "java.math.BigDecimal",
+    "java.math.BigInteger",
+    "java.util.UUID",
+    "java.time.Instant",
+    "java.time.LocalDate",
+    "java.time.LocalDateTime",
+    "java.time.Duration",
+    "java.time.OffsetDateTime",
+    "java.time.ZonedDateTime",
+];
+
+/// Resolves every call site of `file` against the product's table.
+pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
+    let mut out = Vec::new();
+    for t in &file.types {
+        for m in &t.methods {
+            if m.calls.is_empty() {
+                continue;
+            }
+            let caller = MethodKey {
+                type_fqn: t.fqn.clone(),
+                name: m.name.clone(),
+                params: m.params.iter().map(|p| simple_name(&p.ty)).collect(),
+            };
+            let scope = Scope {
+                table,
+                type_fqn: &t.fqn,
+                method: m,
+            };
+            for (index, site) in m.calls.iter().enumerate() {
+                let target = scope.call(site, 0);
+                // An implicit call (`findById(id)` in a default method) is made on `this`.
+                // Methods of JDK types are left out: they are most calls, and tell nothing.
+                let receiver_type = match (&target, site.kind, &site.receiver) {
+                    (Target::External { type_fqn, .. }, _, _) if type_fqn.starts_with("java.") => None,
+                    (Target::External { .. }, CallKind::Method, Receiver::None) => {
+                        scope.internal_receiver(&Receiver::This, site.byte)
+                    }
+                    (Target::External { .. }, CallKind::Method, r) => scope.internal_receiver(r, site.byte),
+                    _ => None,
+                };
+                out.push(ResolvedCall {
+                    caller: caller.clone(),
+                    site: index,
+                    line: site.line,
+                    target,
+                    receiver_type,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The method a call site sits in.
+struct Scope<'a> {
+    table: &'a SymbolTable,
+    type_fqn: &'a str,
+    method: &'a MethodDecl,
+}
+
+/// What a receiver expression denotes.
+enum Recv {
+    /// A value of this type.
+    Instance(TypeRef),
+    /// The type itself (`Type.staticMethod()`).
+    Static(TypeRef),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    Exact,
+    Maybe,
+    No,
+}
+
+fn unresolved(reason: impl Into<String>) -> Target {
+    Target::Unresolved {
+        reason: reason.into(),
+    }
+}
+
+fn key(decl_fqn: &str, m: &MethodInfo) -> MethodKey {
+    MethodKey {
+        type_fqn: decl_fqn.to_string(),
+        name: m.name.clone(),
+        params: m.params.iter().map(|p| simple_name(p)).collect(),
+    }
+}
+
+impl Scope<'_> {
+    fn call(&self, site: &CallSite, depth: usize) -> Target {
+        if depth > MAX_DEPTH {
+            return unresolved("call chain too deep");
+        }
+        match site.kind {
+            CallKind::Constructor => match self.table.resolve_type(&site.name, self.type_fqn) {
+                None => unresolved(format!("unknown type {}", site.name)),
+                Some(t) if !t.internal => Target::External {
+                    type_fqn: t.fqn,
+                    method: "<init>".into(),
+                },
+                Some(t) => self.select(&t.fqn, "<init>", site, depth),
+            },
+            CallKind::ThisCall => self.select(self.type_fqn, "<init>", site, depth),
+            CallKind::SuperCall => match self.superclass() {
+                Some(t) if t.internal => self.select(&t.fqn, "<init>", site, depth),
+                Some(t) => Target::External {
+                    type_fqn: t.fqn,
+                    method: "<init>".into(),
+                },
+                None => Target::External {
+                    type_fqn: "java.lang.Object".into(),
+                    method: "<init>".into(),
+                },
+            },
+            CallKind::MethodRef => self.method_ref(site, depth),
+            CallKind::Method => match &site.receiver {
+                Receiver::None => self.implicit(site, depth),
+                r => match self.receiver_type(r, site.byte, depth + 1) {
+                    Err(reason) => unresolved(reason),
+                    Ok(Recv::Instance(t) | Recv::Static(t)) if !t.internal => Target::External {
+                        type_fqn: t.fqn,
+                        method: site.name.clone(),
+                    },
+                    Ok(Recv::Instance(t) | Recv::Static(t)) => self.select(&t.fqn, &site.name, site, depth),
+                },
+            },
+        }
+    }
+
+    fn superclass(&self) -> Option<TypeRef> {
+        let t = self.table.get(self.type_fqn)?;
+        let sup = t.superclass.clone()?;
+        let internal = self.table.get(&sup).is_some();
+        Some(TypeRef { fqn: sup, internal })
+    }
+
+    /// A call with no receiver: the current type and its supertypes, then the enclosing
+    /// types, then static imports.
+    fn implicit(&self, site: &CallSite, depth: usize) -> Target {
+        let name = &site.name;
+        let mut cur = Some(self.type_fqn.to_string());
+        let mut external_super = None;
+        let mut hops = 0;
+        while let Some(fqn) = cur {
+            hops += 1;
+            if hops > 32 {
+                break;
+            }
+            let (cands, ext) = self.table.methods_named(&fqn, name);
+            if !cands.is_empty() {
+                return self.select(&fqn, name, site, depth);
+            }
+            if external_super.is_none() {
+                external_super = ext;
+            }
+            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+        }
+        let Some(me) = self.table.get(self.type_fqn) else {
+            return unresolved("caller type unknown");
+        };
+        let ctx = &me.ctx;
+        if let Some(from) = ctx.static_single.get(name.as_str()) {
+            return match self.table.resolve_type(from, self.type_fqn) {
+                Some(t) if t.internal => self.select(&t.fqn, name, site, depth),
+                _ => Target::External {
+                    type_fqn: from.clone(),
+                    method: name.clone(),
+                },
+            };
+        }
+        let mut external_wildcard = None;
+        for w in &ctx.static_wildcards {
+            if self.table.get(w).is_some() {
+                if !self.table.methods_named(w, name).0.is_empty() {
+                    return self.select(w, name, site, depth);
+                }
+            } else if external_wildcard.is_none() {
+                external_wildcard = Some(w.clone());
+            }
+        }
+        if let Some(ext) = external_super {
+            return Target::External {
+                type_fqn: ext,
+                method: name.clone(),
+            };
+        }
+        if let Some(w) = external_wildcard {
+            return unresolved(format!("{name} may come from import static {w}.*"));
+        }
+        if OBJECT_METHODS.contains(&name.as_str()) {
+            return Target::External {
+                type_fqn: "java.lang.Object".into(),
+                method: name.clone(),
+            };
+        }
+        unresolved(format!("no method {name} in scope"))
+    }
+
+    /// The product type a receiver expression is an instance of, if it is one.
+    fn internal_receiver(&self, r: &Receiver, byte: usize) -> Option<String> {
+        match self.receiver_type(r, byte, 1) {
+            Ok(Recv::Instance(t)) if t.internal => Some(t.fqn),
+            _ => None,
+        }
+    }
+
+    /// The type a receiver expression denotes.
+    fn receiver_type(&self, r: &Receiver, byte: usize, depth: usize) -> Result<Recv, String> {
+        if depth > MAX_DEPTH {
+            return Err("receiver chain too deep".into());
+        }
+        let here = |fqn: &str| TypeRef {
+            fqn: fqn.to_string(),
+            internal: self.table.get(fqn).is_some(),
+        };
+        match r {
+            Receiver::None | Receiver::This => Ok(Recv::Instance(here(self.type_fqn))),
+            Receiver::Super => Ok(Recv::Instance(
+                self.superclass().unwrap_or_else(|| here("java.lang.Object")),
+            )),
+            Receiver::Name(n) => self.name_type(n, byte, depth),
+            Receiver::New(t) => self
+                .table
+                .resolve_type(t, self.type_fqn)
+                .map(Recv::Instance)
+                .ok_or_else(|| format!("unknown type {t}")),
+            Receiver::Field(inner, f) => match self.receiver_type(inner, byte, depth + 1) {
+                Ok(Recv::Instance(t)) if t.internal => self.field_type(&t.fqn, f),
+                Ok(Recv::Instance(t)) => Err(format!("field {f} of external type {}", t.fqn)),
+                Ok(Recv::Static(t)) if t.internal => match self.field_type(&t.fqn, f) {
+                    Ok(r) => Ok(r),
+                    Err(_) => self
+                        .table
+                        .member_type(&t, f)
+                        .map(Recv::Static)
+                        .ok_or_else(|| format!("no field or member type {f} in {}", t.fqn)),
+                },
+                Ok(Recv::Static(t)) => {
+                    let is_type_like = f.starts_with(char::is_uppercase) && f.chars().any(char::is_lowercase);
+                    if is_type_like {
+                        self.table.member_type(&t, f).map(Recv::Static).ok_or_default()
+                    } else {
+                        Err(format!("static field {f} of external type {}", t.fqn))
+                    }
+                }
+                Err(e) => match dotted(r) {
+                    Some(path) => self
+                        .table
+                        .resolve_type(&path, self.type_fqn)
+                        .map(Recv::Static)
+                        .ok_or(e),
+                    None => Err(e),
+                },
+            },
+            Receiver::Call(cs) => match self.call(cs, depth + 1) {
+                Target::Internal(k) => self.return_type(&k),
+                Target::External { type_fqn, method } => {
+                    Err(format!("result of external {type_fqn}.{method} not typed"))
+                }
+                Target::Unresolved { reason } => Err(reason),
+            },
+            Receiver::Other => Err("receiver expression not typed".into()),
+        }
+    }
+
+    /// A bare name: local or parameter, then field (own, inherited, enclosing), then type.
+    fn name_type(&self, n: &str, byte: usize, depth: usize) -> Result<Recv, String> {
+        match self.method.lookup_local(n, byte) {
+            Some(Some(ty)) => {
+                return self
+                    .table
+                    .resolve_type(&ty, self.type_fqn)
+                    .map(Recv::Instance)
+                    .ok_or_else(|| format!("type {ty} of {n} unknown"));
+            }
+            Some(None) => {
+                let local = self.method.find_local(n, byte);
+                if let Some(init) = local.and_then(|l| l.init.as_ref()) {
+                    // `var x = init;` — typed like a receiver, from the declaration's place.
+                    let at = local.map_or(byte, |l| l.scope.0);
+                    return match self.receiver_type(init, at, depth + 1) {
+                        Ok(Recv::Instance(t)) => Ok(Recv::Instance(t)),
+                        _ => Err(format!("type of local {n} not known")),
+                    };
+                }
+                let source = local.and_then(|l| l.lambda_source.as_ref());
+                return source
+                    .and_then(|(recv, method)| self.lambda_param_type(recv, method, byte, depth))
+                    .map(Recv::Instance)
+                    .ok_or_else(|| format!("type of local {n} not known"));
+            }
+            None => {}
+        }
+        if let Some((ty, decl)) = self.field_in_scope(n) {
+            return self
+                .table
+                .resolve_type(&ty, &decl)
+                .map(Recv::Instance)
+                .ok_or_else(|| format!("type {ty} of field {n} unknown"));
+        }
+        self.table
+            .resolve_type(n, self.type_fqn)
+            .map(Recv::Static)
+            .ok_or_else(|| format!("unknown name {n}"))
+    }
+
+    fn field_in_scope(&self, n: &str) -> Option<(String, String)> {
+        let mut cur = Some(self.type_fqn.to_string());
+        let mut hops = 0;
+        while let Some(fqn) = cur {
+            hops += 1;
+            if hops > 32 {
+                return None;
+            }
+            if let Some(found) = self.table.field(&fqn, n) {
+                return Some(found);
+            }
+            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+        }
+        None
+    }
+
+    fn field_type(&self, fqn: &str, f: &str) -> Result<Recv, String> {
+        let (ty, decl) = self
+            .table
+            .field(fqn, f)
+            .ok_or_else(|| format!("no field {f} in {fqn}"))?;
+        self.table
+            .resolve_type(&ty, &decl)
+            .map(Recv::Instance)
+            .ok_or_else(|| format!("type {ty} of field {f} unknown"))
+    }
+
+    fn return_type(&self, k: &MethodKey) -> Result<Recv, String> {
+        let t = self
+            .table
+            .get(&k.type_fqn)
+            .ok_or_else(|| format!("type {} unknown", k.type_fqn))?;
+        let m = t
+            .methods
+            .iter()
+            .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)
+            .ok_or_else(|| format!("method {}.{} unknown", k.type_fqn, k.name))?;
+        let ret = m
+            .return_type
+            .as_deref()
+            .ok_or_else(|| format!("{}.{} has no return type", k.type_fqn, k.name))?;
+        self.table
+            .resolve_type(ret, &k.type_fqn)
+            .map(Recv::Instance)
+            .ok_or_else(|| format!("return type {ret} of {}.{} not typed", k.type_fqn, k.name))
+    }
+
+    /// The type of argument `i` of a call, where known.
+    fn arg_type(&self, site: &CallSite, i: usize, depth: usize) -> Option<String> {
+        if let Some(Some(t)) = site.arg_types.get(i) {
+            return Some(t.clone());
+        }
+        match site.arg_exprs.get(i)? {
+            Receiver::Other => None,
+            expr => match self.receiver_type(expr, site.byte, depth + 1) {
+                Ok(Recv::Instance(t)) => Some(t.fqn),
+                _ => None,
+            },
+        }
+    }
+
+    /// The parameter of `recv.method(x -> ...)` is the element type of `recv` when
+    /// `method` hands the lambda the elements (`forEach`, `filter`, `map`...).
+    fn lambda_param_type(&self, recv: &Receiver, method: &str, byte: usize, depth: usize) -> Option<TypeRef> {
+        if !ELEMENT_METHODS.contains(&method) || depth > MAX_DEPTH {
+            return None;
+        }
+        let (written, ctx) = self.written_type(recv, byte, depth + 1)?;
+        let element = element_of(&written)?;
+        self.table.resolve_type(&element, &ctx)
+    }
+
+    /// The declared type of a receiver with its generic arguments, and the type whose
+    /// imports apply to it.
+    fn written_type(&self, recv: &Receiver, byte: usize, depth: usize) -> Option<(String, String)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match recv {
+            Receiver::Name(n) => match self.method.lookup_local(n, byte) {
+                Some(ty) => ty.map(|t| (t, self.type_fqn.to_string())),
+                None => self.field_in_scope(n),
+            },
+            Receiver::Field(inner, f) if **inner == Receiver::This => self.table.field(self.type_fqn, f),
+            Receiver::Call(cs) => match self.call(cs, depth + 1) {
+                Target::Internal(k) => {
+                    let t = self.table.get(&k.type_fqn)?;
+                    let m = t
+                        .methods
+                        .iter()
+                        .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
+                    Some((m.return_type.clone()?, k.type_fqn))
+                }
+                // `list.stream()`, `stream.filter(..)`, `optional.filter(..)`: the same
+                // elements, so the container's written type still tells the element type
+                // (`element_of` only accepts the JDK container names).
+                Target::External { .. } | Target::Unresolved { .. }
+                    if ELEMENT_PRESERVING.contains(&cs.name.as_str()) =>
+                {
+                    self.written_type(&cs.receiver, byte, depth + 1)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Picks the one method `name` of type `fqn` that fits the call site.
+    fn select(&self, fqn: &str, name: &str, site: &CallSite, depth: usize) -> Target {
+        let (cands, external) = self.table.methods_named(fqn, name);
+        let fallback = |why: String| match &external {
+            Some(ext) => Target::External {
+                type_fqn: ext.clone(),
+                method: name.to_string(),
+            },
+            None if OBJECT_METHODS.contains(&name) => Target::External {
+                type_fqn: "java.lang.Object".into(),
+                method: name.to_string(),
+            },
+            None if ENUM_METHODS.contains(&name)
+                && self.table.get(fqn).is_some_and(|t| t.kind == TypeKind::Enum) =>
+            {
+                Target::External {
+                    type_fqn: "java.lang.Enum".into(),
+                    method: name.to_string(),
+                }
+            }
+            None => unresolved(why),
+        };
+        if cands.is_empty() {
+            return fallback(format!("no method {name} on {fqn}"));
+        }
+        let n = site.arg_count;
+        let by_arity: Vec<&(String, &MethodInfo)> = cands
+            .iter()
+            .filter(|(_, m)| m.params.len() == n || (m.varargs && n + 1 >= m.params.len()))
+            .collect();
+        match by_arity.len() {
+            0 => return fallback(format!("no {name} on {fqn} takes {n} arguments")),
+            1 => return Target::Internal(key(&by_arity[0].0, by_arity[0].1)),
+            _ => {}
+        }
+        let fits: Vec<(&(String, &MethodInfo), Vec<Fit>)> = by_arity
+            .into_iter()
+            .map(|c| {
+                let fits = (0..n)
+                    .map(|i| {
+                        let param = c.1.params.get(i).or(c.1.params.last());
+                        match param {
+                            Some(p) => self.fit(self.arg_type(site, i, depth).as_deref(), p, &c.0),
+                            None => Fit::No,
+                        }
+                    })
+                    .collect();
+                (c, fits)
+            })
+            .filter(|(_, f): &(_, Vec<Fit>)| !f.contains(&Fit::No))
+            .collect();
+        match fits.len() {
+            0 => unresolved(format!("no overload of {fqn}.{name} fits the arguments")),
+            1 => Target::Internal(key(&fits[0].0 .0, fits[0].0 .1)),
+            _ => {
+                let exact: Vec<_> = fits
+                    .iter()
+                    .filter(|(_, f)| f.iter().all(|x| *x == Fit::Exact))
+                    .collect();
+                if exact.len() == 1 {
+                    Target::Internal(key(&exact[0].0 .0, exact[0].0 .1))
+                } else {
+                    unresolved(format!("ambiguous overload {fqn}.{name}"))
+                }
+            }
+        }
+    }
+
+    /// Whether an argument of type `arg` (written in the caller) may be passed to a
+    /// parameter of type `param` (written in type `callee`).
+    fn fit(&self, arg: Option<&str>, param: &str, callee: &str) -> Fit {
+        let Some(arg) = arg else {
+            return Fit::Maybe;
+        };
+        let (a, p) = (erase(arg), erase(param));
+        let (ap, pp) = (is_primitive(&a), is_primitive(&p));
+        if ap || pp {
+            return if a == p {
+                Fit::Exact
+            } else if ap && pp {
+                if widens(&a, &p) {
+                    Fit::Maybe
+                } else {
+                    Fit::No
+                }
+            } else {
+                let (prim, boxed) = if ap { (&a, &p) } else { (&p, &a) };
+                let boxed = simple_name(boxed);
+                if box_of(prim) == Some(boxed.as_str())
+                    || (ap
+                        && matches!(
+                            boxed.as_str(),
+                            "Object" | "Number" | "Serializable" | "Comparable"
+                        ))
+                    || (pp && box_of_widening(&boxed, prim))
+                {
+                    Fit::Maybe
+                } else {
+                    Fit::No
+                }
+            };
+        }
+        let ra = self.table.resolve_type(&a, self.type_fqn);
+        let rp = self.table.resolve_type(&p, callee);
+        match (ra, rp) {
+            (Some(ra), Some(rp)) => {
+                if ra.fqn == rp.fqn {
+                    Fit::Exact
+                } else if rp.fqn == "java.lang.Object" {
+                    Fit::Maybe
+                } else if ra.internal {
+                    if self.table.is_subtype(&ra.fqn, &rp.fqn) {
+                        Fit::Maybe
+                    } else if rp.internal || JDK_VALUE_TYPES.contains(&rp.fqn.as_str()) {
+                        Fit::No
+                    } else {
+                        Fit::Maybe
+                    }
+                } else if rp.internal
+                    || JDK_VALUE_TYPES.contains(&ra.fqn.as_str())
+                    || JDK_VALUE_TYPES.contains(&rp.fqn.as_str())
+                {
+                    Fit::No
+                } else {
+                    Fit::Maybe
+                }
+            }
+            _ if a.ends_with(']') || p.ends_with(']') => {
+                if a == p {
+                    Fit::Exact
+                } else if a.ends_with(']') != p.ends_with(']') && p != "Object" {
+                    Fit::No
+                } else {
+                    Fit::Maybe
+                }
+            }
+            _ if simple_name(&a) == simple_name(&p) => Fit::Exact,
+            _ => Fit::Maybe,
+        }
+    }
+
+    /// `X::m`, `this::m`, `obj::m`, `X::new`.
+    fn method_ref(&self, site: &CallSite, depth: usize) -> Target {
+        let recv = match self.receiver_type(&site.receiver, site.byte, depth + 1) {
+            Ok(r) => r,
+            Err(e) => return unresolved(e),
+        };
+        let (t, is_static_ref) = match recv {
+            Recv::Instance(t) => (t, false),
+            Recv::Static(t) => (t, true),
+        };
+        if !t.internal {
+            return Target::External {
+                type_fqn: t.fqn,
+                method: site.name.clone(),
+            };
+        }
+        let (cands, external) = self.table.methods_named(&t.fqn, &site.name);
+        if cands.is_empty() {
+            return match external {
+                Some(ext) => Target::External {
+                    type_fqn: ext,
+                    method: site.name.clone(),
+                },
+                None => unresolved(format!("no method {} on {}", site.name, t.fqn)),
+            };
+        }
+        let fitting: Vec<&(String, &MethodInfo)> = match site.arity_hint {
+            None => cands.iter().collect(),
+            Some(n) => cands
+                .iter()
+                .filter(|(_, m)| {
+                    if site.name == "<init>" || !is_static_ref {
+                        m.params.len() == n
+                    } else {
+                        (m.is_static && m.params.len() == n) || (!m.is_static && m.params.len() + 1 == n)
+                    }
+                })
+                .collect(),
+        };
+        match fitting.as_slice() {
+            [one] => Target::Internal(key(&one.0, one.1)),
+            [] => unresolved(format!("no {}.{} fits the method reference", t.fqn, site.name)),
+            _ => unresolved(format!("ambiguous overload {}.{}", t.fqn, site.name)),
+        }
+    }
+}
+
+/// `List<Foo>` → `Foo`; `Optional<? extends Foo>` → `Foo`; anything else → `None`.
+fn element_of(written: &str) -> Option<String> {
+    let open = written.find('<')?;
+    let base = simple_name(&written[..open]);
+    if !CONTAINERS.contains(&base.as_str()) {
+        return None;
+    }
+    let inner = written[open + 1..].trim_end().strip_suffix('>')?.trim();
+    if inner.contains(',') || inner == "?" {
+        return None;
+    }
+    let inner = inner.strip_prefix("? extends ").unwrap_or(inner).trim();
+    Some(inner.to_string())
+}
+
+/// A receiver that is only names (`a.b.C`), as dotted text.
+fn dotted(r: &Receiver) -> Option<String> {
+    match r {
+        Receiver::Name(n) => Some(n.clone()),
+        Receiver::Field(inner, f) => Some(format!("{}.{f}", dotted(inner)?)),
+        _ => None,
+    }
+}
+
+trait OkOrDefault<T> {
+    fn ok_or_default(self) -> Result<T, String>;
+}
+
+impl<T> OkOrDefault<T> for Option<T> {
+    fn ok_or_default(self) -> Result<T, String> {
+        self.ok_or_else(|| "unknown member type".to_string())
+    }
+}
+
+fn widens(from: &str, to: &str) -> bool {
+    const ORDER: &[&str] = &["byte", "short", "int", "long", "float", "double"];
+    let pos = |t: &str| ORDER.iter().position(|x| *x == t);
+    match (from, pos(from), pos(to)) {
+        ("char", _, Some(t)) => t >= 2,
+        (_, Some(f), Some(t)) => f < t,
+        _ => false,
+    }
+}
+
+fn box_of(prim: &str) -> Option<&'static str> {
+    Some(match prim {
+        "int" => "Integer",
+        "long" => "Long",
+        "short" => "Short",
+        "byte" => "Byte",
+        "char" => "Character",
+        "boolean" => "Boolean",
+        "double" => "Double",
+        "float" => "Float",
+        _ => return None,
+    })
+}
+
+/// A boxed argument unboxed and widened to a primitive parameter.
+fn box_of_widening(boxed: &str, prim: &str) -> bool {
+    [
+        "byte", "short", "char", "int", "long", "float", "double", "boolean",
+    ]
+    .iter()
+    .any(|p| box_of(p) == Some(boxed) && (*p == prim || widens(p, prim)))
+}

@@ -1,0 +1,767 @@
+//! Tests of the Java front-end: one `check(fixture, expect)` helper for call resolution,
+//! fact tests for the parser, never-panic tests, and the fixture company's contract.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::{resolve_calls, MethodKey, SymbolTable, Target};
+use crate::facts::CodeFile;
+use crate::lang::java::parse_java_file;
+
+/// Splits a multi-file fixture on `//- /path` header lines.
+fn files(fixture: &str) -> Vec<CodeFile> {
+    let mut out = Vec::new();
+    let mut path: Option<String> = None;
+    let mut text = String::new();
+    for line in fixture.lines() {
+        if let Some(p) = line.trim().strip_prefix("//- ") {
+            if let Some(prev) = path.take() {
+                out.push(parse_java_file(&prev, &text));
+            }
+            path = Some(p.trim().to_string());
+            text.clear();
+        } else {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    if let Some(prev) = path {
+        out.push(parse_java_file(&prev, &text));
+    }
+    out
+}
+
+fn render_key(key: &MethodKey, table: &SymbolTable) -> String {
+    let mut s = format!("{}.{}", key.type_fqn, key.name);
+    if table.is_overloaded(&key.type_fqn, &key.name) {
+        s.push_str(&format!("({})", key.params.join(", ")));
+    }
+    s
+}
+
+/// All resolved calls of a set of files, as sorted unique `caller -> callee` lines.
+fn render(files: &[CodeFile]) -> Vec<String> {
+    let table = SymbolTable::build(files);
+    let mut lines = BTreeSet::new();
+    for f in files {
+        for call in resolve_calls(f, &table) {
+            let caller = render_key(&call.caller, &table);
+            let callee = match &call.target {
+                Target::Internal(k) => render_key(k, &table),
+                Target::External { type_fqn, method } => format!("ext {type_fqn}.{method}"),
+                Target::Unresolved { reason } => format!("? {reason}"),
+            };
+            lines.insert(format!("{caller} -> {callee}"));
+        }
+    }
+    lines.into_iter().collect()
+}
+
+#[track_caller]
+fn check(fixture: &str, expect: &str) {
+    let parsed = files(fixture);
+    for f in &parsed {
+        assert!(f.diagnostics.is_empty(), "{}: {:?}", f.path, f.diagnostics);
+    }
+    let actual = render(&parsed).join("\n");
+    let expect: Vec<&str> = expect.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    assert_eq!(actual, expect.join("\n"), "\nactual:\n{actual}\n");
+}
+
+#[test]
+fn receivers_from_fields_params_locals_and_this() {
+    check(
+        r#"
+//- /src/a/Repo.java
+package a;
+public class Repo { public void save(String s) {} }
+//- /src/a/Cache.java
+package a;
+public class Cache { public void save(String s) {} }
+//- /src/a/Service.java
+package a;
+public class Service {
+    private final Repo repo = null;
+    void run(Cache cache) {
+        Repo local = repo;
+        repo.save("x");
+        this.repo.save("y");
+        cache.save("z");
+        local.save("w");
+        helper();
+        this.helper();
+        unknown.save("q");
+    }
+    void helper() {}
+}
+"#,
+        r#"
+a.Service.run -> ? unknown name unknown
+a.Service.run -> a.Cache.save
+a.Service.run -> a.Repo.save
+a.Service.run -> a.Service.helper
+"#,
+    );
+}
+
+#[test]
+fn overloads_by_arity_and_argument_type() {
+    check(
+        r#"
+//- /src/a/Pricing.java
+package a;
+import java.math.BigDecimal;
+public class Pricing {
+    public int price(String sku) { return price(sku, 1); }
+    public int price(String sku, int qty) { return 0; }
+    public int price(Line line, int qty) { return price(line.sku(), qty); }
+    public void send(String to, String body) {}
+    public void send(Line line, String body) {}
+    public void any(Object o) {}
+    public void any(String s) {}
+    void run(Line l, Object o, NotImported mystery) {
+        send("a", "b");
+        send(l, "b");
+        send(new Line("x"), "b");
+        send(o, "b");
+        price(mystery, 3);
+        price(unknownLocal(), 3);
+    }
+    Object unknownLocal() { return null; }
+}
+//- /src/a/Line.java
+package a;
+public record Line(String sku) {}
+"#,
+        r#"
+a.Pricing.price(Line, int) -> a.Line.sku
+a.Pricing.price(Line, int) -> a.Pricing.price(String, int)
+a.Pricing.price(String) -> a.Pricing.price(String, int)
+a.Pricing.run -> ? ambiguous overload a.Pricing.price
+a.Pricing.run -> ? no overload of a.Pricing.price fits the arguments
+a.Pricing.run -> ? no overload of a.Pricing.send fits the arguments
+a.Pricing.run -> a.Line.<init>
+a.Pricing.run -> a.Pricing.send(Line, String)
+a.Pricing.run -> a.Pricing.send(String, String)
+a.Pricing.run -> a.Pricing.unknownLocal
+"#,
+    );
+}
+
+#[test]
+fn same_simple_name_in_two_packages_is_never_confused() {
+    check(
+        r#"
+//- /src/com/orders/Money.java
+package com.orders;
+public class Money { public boolean isPositive() { return true; } }
+//- /src/com/pay/Money.java
+package com.pay;
+public class Money { public boolean isPositive() { return true; } }
+//- /src/com/orders/Draft.java
+package com.orders;
+public class Draft {
+    Money total;
+    void validate() { total.isPositive(); }
+}
+//- /src/com/pay/gw/Gateway.java
+package com.pay.gw;
+import com.pay.Money;
+public class Gateway {
+    void validate(Money m) { m.isPositive(); }
+}
+//- /src/com/pay/gw/Other.java
+package com.pay.gw;
+import com.pay.*;
+public class Other {
+    void validate(Money m) { m.isPositive(); }
+}
+"#,
+        r#"
+com.orders.Draft.validate -> com.orders.Money.isPositive
+com.pay.gw.Gateway.validate -> com.pay.Money.isPositive
+com.pay.gw.Other.validate -> com.pay.Money.isPositive
+"#,
+    );
+}
+
+#[test]
+fn interface_dispatch_super_and_inherited_members() {
+    check(
+        r#"
+//- /src/a/Gateway.java
+package a;
+public interface Gateway { void charge(); boolean supports(String m); }
+//- /src/a/AbstractGateway.java
+package a;
+public abstract class AbstractGateway implements Gateway {
+    protected Audit audit;
+    public void charge() { validate(); doCharge(); }
+    protected void validate() {}
+    protected abstract void doCharge();
+}
+//- /src/a/CardGateway.java
+package a;
+public class CardGateway extends AbstractGateway {
+    protected void validate() { super.validate(); audit.log(); }
+    protected void doCharge() {}
+    public boolean supports(String m) { return true; }
+}
+//- /src/a/Audit.java
+package a;
+public class Audit { void log() {} }
+//- /src/a/Router.java
+package a;
+import java.util.List;
+public class Router {
+    List<Gateway> all;
+    void route(Gateway g, CardGateway card) {
+        g.charge();
+        g.supports("x");
+        card.charge();
+        card.validate();
+    }
+}
+"#,
+        r#"
+a.AbstractGateway.charge -> a.AbstractGateway.doCharge
+a.AbstractGateway.charge -> a.AbstractGateway.validate
+a.CardGateway.validate -> a.AbstractGateway.validate
+a.CardGateway.validate -> a.Audit.log
+a.Router.route -> a.AbstractGateway.charge
+a.Router.route -> a.CardGateway.validate
+a.Router.route -> a.Gateway.charge
+a.Router.route -> a.Gateway.supports
+"#,
+    );
+}
+
+#[test]
+fn chained_calls_and_external_types() {
+    check(
+        r#"
+//- /src/a/Dao.java
+package a;
+import java.util.Optional;
+public class Dao { public Optional<Order> findById(long id) { return Optional.empty(); } }
+//- /src/a/Order.java
+package a;
+public class Order { public Order next() { return this; } public void close() {} }
+//- /src/a/Service.java
+package a;
+import org.springframework.web.client.RestTemplate;
+public class Service {
+    private final Dao dao;
+    private final RestTemplate rest;
+    void run(Order o) {
+        dao.findById(1L).map(x -> x);
+        o.next().next().close();
+        rest.exchange("u");
+        new Order().close();
+        String s = "a";
+        s.trim();
+        Math.max(1, 2);
+    }
+}
+"#,
+        r#"
+a.Dao.findById -> ext java.util.Optional.empty
+a.Service.run -> a.Dao.findById
+a.Service.run -> a.Order.<init>
+a.Service.run -> a.Order.close
+a.Service.run -> a.Order.next
+a.Service.run -> ext java.lang.Math.max
+a.Service.run -> ext java.lang.String.trim
+a.Service.run -> ext java.util.Optional.map
+a.Service.run -> ext org.springframework.web.client.RestTemplate.exchange
+"#,
+    );
+}
+
+#[test]
+fn static_imports() {
+    check(
+        r#"
+//- /src/a/util/Checks.java
+package a.util;
+public final class Checks {
+    public static void requirePositive(int v) {}
+    public static void requireText(String s) {}
+}
+//- /src/a/util/Numbers.java
+package a.util;
+public final class Numbers { public static int next() { return 1; } }
+//- /src/a/Service.java
+package a;
+import static a.util.Checks.requirePositive;
+import static a.util.Numbers.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.*;
+public class Service {
+    void run() {
+        requirePositive(next());
+        assertThat(1);
+        mock(Service.class);
+    }
+}
+"#,
+        r#"
+a.Service.run -> ? mock may come from import static org.mockito.Mockito.*
+a.Service.run -> a.util.Checks.requirePositive
+a.Service.run -> a.util.Numbers.next
+a.Service.run -> ext org.assertj.core.api.Assertions.assertThat
+"#,
+    );
+}
+
+#[test]
+fn lambdas_and_method_references() {
+    check(
+        r#"
+//- /src/a/Mapper.java
+package a;
+public class Mapper {
+    public Dto toDto(Order o) { return null; }
+    public static Dto convert(Order o) { return null; }
+}
+//- /src/a/Order.java
+package a;
+public class Order { public long total() { return 0; } }
+//- /src/a/Dto.java
+package a;
+public class Dto { public String describe() { return ""; } }
+//- /src/a/Service.java
+package a;
+import java.util.List;
+public class Service {
+    private final Mapper mapper;
+    private final Order order;
+    private final java.util.Map<String, Order> byId;
+    private Dto local(Order o) { return null; }
+    private Dto load(String key) { return null; }
+    private Dto load(String key, int n) { return null; }
+    void run(List<Order> orders) {
+        orders.stream().map(this::local).map(o -> o);
+        orders.stream().map(mapper::toDto);
+        orders.stream().map(Mapper::convert);
+        orders.stream().map(Order::total);
+        orders.forEach(o -> mapper.toDto(o));
+        orders.forEach(o -> o.total());
+        orders.stream().map(order -> order.total());
+        Runnable r = () -> order.total();
+        byId.forEach((id, order) -> order.total());
+        orders.stream().filter(o -> o != null).forEach(o -> mapper.toDto(o));
+        orders.stream().map(o -> o.total()).forEach(t -> t.total());
+        java.util.Map<String, Dto> cache = null;
+        cache.computeIfAbsent("k", this::load);
+        var d = mapper.toDto(order);
+        d.describe();
+        java.util.function.Function<Order, Long> f = (Order x) -> x.total();
+    }
+}
+"#,
+        r#"
+a.Service.run -> ? result of external java.util.List.stream not typed
+a.Service.run -> ? type of local order not known
+a.Service.run -> ? type of local t not known
+a.Service.run -> a.Dto.describe
+a.Service.run -> a.Mapper.convert
+a.Service.run -> a.Mapper.toDto
+a.Service.run -> a.Order.total
+a.Service.run -> a.Service.load(String)
+a.Service.run -> a.Service.local
+a.Service.run -> ext java.util.List.forEach
+a.Service.run -> ext java.util.List.stream
+a.Service.run -> ext java.util.Map.computeIfAbsent
+a.Service.run -> ext java.util.Map.forEach
+"#,
+    );
+}
+
+#[test]
+fn nested_anonymous_records_and_constructors() {
+    check(
+        r#"
+//- /src/a/Templates.java
+package a;
+public final class Templates {
+    public static final class Orders {
+        public static String placed(String id) { return id; }
+    }
+}
+//- /src/a/Base.java
+package a;
+public class Base {
+    public Base(String s) {}
+    public void hook() {}
+}
+//- /src/a/Child.java
+package a;
+public class Child extends Base {
+    public Child() { this("x"); }
+    public Child(String s) { super(s); }
+    void run() {
+        Templates.Orders.placed("1");
+        new Point(1, 2).x();
+        Runnable r = new Runnable() {
+            public void run() { hook(); helper(); }
+        };
+        Inner i = new Inner();
+        i.go();
+    }
+    void helper() {}
+    class Inner { void go() { helper(); } }
+}
+//- /src/a/Point.java
+package a;
+public record Point(int x, int y) {}
+"#,
+        r#"
+a.Child$1.run -> a.Base.hook
+a.Child$1.run -> a.Child.helper
+a.Child.<init>() -> a.Child.<init>(String)
+a.Child.<init>(String) -> a.Base.<init>
+a.Child.Inner.go -> a.Child.helper
+a.Child.run -> a.Child.Inner.<init>
+a.Child.run -> a.Child.Inner.go
+a.Child.run -> a.Point.<init>
+a.Child.run -> a.Point.x
+a.Child.run -> a.Templates.Orders.placed
+a.Child.run -> ext java.lang.Runnable.<init>
+"#,
+    );
+}
+
+#[test]
+fn parse_facts_of_a_controller() {
+    let src = r#"
+package com.acme.web;
+
+import java.util.List;
+import java.util.*;
+import static java.util.Objects.requireNonNull;
+import static org.mockito.Mockito.*;
+
+@RestController
+@RequestMapping(value = "/orders", produces = {"application/json", "text/csv"})
+public class OrderController<T extends Comparable<T>> extends Base implements Api, Other<T> {
+    public static final String TOPIC = "order-events";
+    private static final String SQL = """
+        select 1""";
+    @Autowired private final OrderService service;
+
+    @GetMapping({"/a", "/b"})
+    public List<String> list(@PathVariable("id") Long id, String... rest) {
+        var dto = new OrderDto("x");
+        var n = 3;
+        var unknown = service.find();
+        return service.list("/path/" + id);
+    }
+
+    @RequestMapping(value="/x", method=RequestMethod.PATCH)
+    abstract void patch();
+
+    enum Status { NEW, PAID; }
+    interface Callback { void done(); }
+    record Pair(String left, int right) { Pair { requireNonNull(left); } }
+}
+"#;
+    let f = parse_java_file("OrderController.java", src);
+    assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+    assert_eq!(f.package, "com.acme.web");
+    let imports: Vec<(String, bool, bool)> = f
+        .imports
+        .iter()
+        .map(|i| (i.path.clone(), i.is_static, i.wildcard))
+        .collect();
+    assert_eq!(
+        imports,
+        vec![
+            ("java.util.List".into(), false, false),
+            ("java.util".into(), false, true),
+            ("java.util.Objects.requireNonNull".into(), true, false),
+            ("org.mockito.Mockito".into(), true, true),
+        ]
+    );
+    let fqns: Vec<&str> = f.types.iter().map(|t| t.fqn.as_str()).collect();
+    assert_eq!(
+        fqns,
+        vec![
+            "com.acme.web.OrderController",
+            "com.acme.web.OrderController.Status",
+            "com.acme.web.OrderController.Callback",
+            "com.acme.web.OrderController.Pair",
+        ]
+    );
+    let c = &f.types[0];
+    assert_eq!(c.type_params, vec!["T"]);
+    assert_eq!(c.extends, vec!["Base"]);
+    assert_eq!(c.implements, vec!["Api", "Other<T>"]);
+    assert_eq!(c.annotations[0].name, "RestController");
+    assert_eq!(
+        c.annotations[1].args,
+        vec![
+            ("value".to_string(), vec!["/orders".to_string()]),
+            (
+                "produces".to_string(),
+                vec!["application/json".to_string(), "text/csv".to_string()]
+            ),
+        ]
+    );
+    assert_eq!(
+        c.constants,
+        vec![
+            ("TOPIC".to_string(), "order-events".to_string()),
+            ("SQL".to_string(), "\n        select 1".to_string()),
+        ]
+    );
+    let field = c.fields.iter().find(|x| x.name == "service").expect("field");
+    assert_eq!(field.ty, "OrderService");
+    assert_eq!(field.annotations[0].name, "Autowired");
+    let list = &c.methods[0];
+    assert_eq!(list.name, "list");
+    assert_eq!(list.return_type.as_deref(), Some("List<String>"));
+    assert!(list.varargs && list.has_body);
+    let params: Vec<(&str, &str)> = list
+        .params
+        .iter()
+        .map(|p| (p.name.as_str(), p.ty.as_str()))
+        .collect();
+    assert_eq!(params, vec![("id", "Long"), ("rest", "String[]")]);
+    assert_eq!(list.annotations[0].args[0].1, vec!["/a", "/b"]);
+    assert_eq!(list.modifiers, vec!["public"]);
+    let locals: Vec<(&str, Option<&str>)> = list
+        .locals
+        .iter()
+        .map(|l| (l.name.as_str(), l.ty.as_deref()))
+        .collect();
+    assert_eq!(
+        locals,
+        vec![("dto", Some("OrderDto")), ("n", Some("int")), ("unknown", None)]
+    );
+    assert_eq!(
+        list.strings,
+        vec![(19, "x".to_string()), (22, "/path/".to_string())]
+    );
+    assert_eq!(list.calls.len(), 3);
+    assert_eq!(list.calls[0].arg_types, vec![Some("String".to_string())]);
+    let patch = &c.methods[1];
+    assert!(!patch.has_body);
+    assert_eq!(
+        patch.annotations[0].args,
+        vec![
+            ("value".to_string(), vec!["/x".to_string()]),
+            ("method".to_string(), vec!["RequestMethod.PATCH".to_string()]),
+        ]
+    );
+    assert_eq!(f.types[1].enum_constants, vec!["NEW", "PAID"]);
+    let pair = &f.types[3];
+    let pair_methods: Vec<(&str, usize, bool)> = pair
+        .methods
+        .iter()
+        .map(|m| (m.name.as_str(), m.params.len(), m.implicit))
+        .collect();
+    assert_eq!(
+        pair_methods,
+        vec![("<init>", 2, false), ("left", 0, true), ("right", 0, true)]
+    );
+    assert_eq!(pair.fields.len(), 2);
+}
+
+#[test]
+fn syntax_errors_keep_the_facts_that_parsed() {
+    let src = "package a;\nclass A {\n  void ok() { b.c(); }\n  void broken( { \n}\nclass B { void f() { g(); } }\n";
+    let f = parse_java_file("A.java", src);
+    assert!(!f.diagnostics.is_empty());
+    let methods: Vec<&str> = f
+        .types
+        .iter()
+        .flat_map(|t| t.methods.iter().map(|m| m.name.as_str()))
+        .collect();
+    assert!(methods.contains(&"ok"), "{methods:?}");
+}
+
+#[test]
+fn never_panics_on_hostile_input() {
+    let deep_parens = format!(
+        "class A {{ void f() {{ int x = {}1{}; g({}a{}.b()); }} }}",
+        "(".repeat(10_000),
+        ")".repeat(10_000),
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    let deep_blocks = format!(
+        "class A {{ void f() {{ {} g(); {} }} }}",
+        "{".repeat(10_000),
+        "}".repeat(10_000)
+    );
+    let deep_chain = format!("class A {{ void f() {{ a{}; }} }}", ".b()".repeat(5_000));
+    let deep_types = format!("{} {}", "class A { ".repeat(2_000), "}".repeat(2_000));
+    let deep_lambdas = format!(
+        "class A {{ void f() {{ Runnable r = {} g(); {}; }} }}",
+        "() -> { Runnable r = ".repeat(3_000),
+        "; }".repeat(3_000)
+    );
+    let deep_args = format!(
+        "class A {{ void f() {{ {}1{}; }} }}",
+        "g(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    let deep_var = "class A { void f() { var a = a.b(); a.c(); } }".to_string();
+    let garbage: String = (0..20_000u32)
+        .map(|i| char::from_u32((i * 7919) % 0x2FF).unwrap_or('x'))
+        .collect();
+    let inputs = [
+        String::new(),
+        "\0\u{1}\u{2}\u{fffd}".repeat(100),
+        garbage,
+        deep_parens,
+        deep_blocks,
+        deep_chain,
+        deep_types,
+        deep_lambdas,
+        deep_args,
+        deep_var,
+        "class A { String s = \"unterminated; void f() { g(\"also ); }".to_string(),
+        "class A { String s = \"\"\" never closed".to_string(),
+        "package".to_string(),
+        "@".repeat(5_000),
+    ];
+    for (i, input) in inputs.iter().enumerate() {
+        let f = parse_java_file(&format!("{i}.java"), input);
+        let files = [f];
+        let table = SymbolTable::build(&files);
+        let _ = resolve_calls(&files[0], &table);
+    }
+}
+
+/// The fixture company's product folders; a method belongs to the product named by the
+/// second segment of its package (`com.acme.orders...`).
+const PRODUCTS: &[&str] = &["orders", "inventory", "payments", "notifications"];
+
+fn acme_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/acme")
+}
+
+fn java_files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            java_files_under(&p, out);
+        } else if p.extension().is_some_and(|e| e == "java") {
+            out.push(p);
+        }
+    }
+}
+
+/// Rows `| a | b |` of the markdown table under `## {section}`, header and rule skipped.
+fn table_rows(markdown: &str, section: &str) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    let mut inside = false;
+    for line in markdown.lines() {
+        if line.starts_with("## ") {
+            inside = line.trim_start_matches("## ").trim() == section;
+            continue;
+        }
+        if !inside || !line.starts_with('|') {
+            continue;
+        }
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        if cells.len() >= 2 && !cells[0].starts_with("---") {
+            rows.push((cells[0].to_string(), cells[1].to_string()));
+        }
+    }
+    // The first row is the header.
+    if !rows.is_empty() {
+        rows.remove(0);
+    }
+    rows
+}
+
+fn product_of(fqn: &str) -> Option<&'static str> {
+    let second = fqn.split('.').nth(2)?;
+    PRODUCTS.iter().copied().find(|p| *p == second)
+}
+
+/// Every product of the fixture company, resolved: the set of `caller -> callee` lines of
+/// internal calls.
+fn acme_calls() -> BTreeSet<String> {
+    let mut all = BTreeSet::new();
+    for product in PRODUCTS {
+        let mut paths = Vec::new();
+        java_files_under(&acme_dir().join(product), &mut paths);
+        assert!(!paths.is_empty(), "no java files for {product}");
+        let parsed: Vec<CodeFile> = paths
+            .iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(p).unwrap_or_default();
+                parse_java_file(&p.display().to_string(), &text)
+            })
+            .collect();
+        let table = SymbolTable::build(&parsed);
+        for f in &parsed {
+            assert!(f.diagnostics.is_empty(), "{}: {:?}", f.path, f.diagnostics);
+            for call in resolve_calls(f, &table) {
+                if let Target::Internal(k) = &call.target {
+                    all.insert(format!(
+                        "{} -> {}",
+                        render_key(&call.caller, &table),
+                        render_key(k, &table)
+                    ));
+                }
+            }
+        }
+    }
+    all
+}
+
+/// Calls rows the resolver is known not to find, each with the reason.
+const KNOWN_MISSES: &[(&str, &str)] = &[];
+
+#[test]
+fn acme_expected_calls_within_a_product() {
+    let expected = std::fs::read_to_string(acme_dir().join("EXPECTED.md")).unwrap_or_default();
+    let rows = table_rows(&expected, "Calls");
+    assert!(rows.len() > 100, "Calls table not parsed: {} rows", rows.len());
+    let calls = acme_calls();
+    let mut total = 0;
+    let mut misses = Vec::new();
+    for (caller, callee) in &rows {
+        let (Some(a), Some(b)) = (product_of(caller), product_of(callee)) else {
+            continue;
+        };
+        if a != b {
+            continue;
+        }
+        total += 1;
+        let line = format!("{caller} -> {callee}");
+        if !calls.contains(&line) && !KNOWN_MISSES.iter().any(|(row, _)| *row == line) {
+            misses.push(line);
+        }
+    }
+    assert!(total > 150, "only {total} same-product Calls rows");
+    let found = total - misses.len();
+    assert!(
+        misses.is_empty(),
+        "found {found}/{total}; missing:\n{}",
+        misses.join("\n")
+    );
+}
+
+#[test]
+fn acme_not_calls_are_never_produced() {
+    let expected = std::fs::read_to_string(acme_dir().join("EXPECTED.md")).unwrap_or_default();
+    let rows = table_rows(&expected, "Not calls");
+    assert!(rows.len() > 20, "Not calls table not parsed: {} rows", rows.len());
+    let calls = acme_calls();
+    let violations: Vec<String> = rows
+        .iter()
+        .map(|(a, b)| format!("{a} -> {b}"))
+        .filter(|l| calls.contains(l))
+        .collect();
+    assert!(violations.is_empty(), "produced:\n{}", violations.join("\n"));
+}

@@ -1,0 +1,60 @@
+//! Resolution: names and calls of the product's code bound to types and methods.
+//!
+//! [`SymbolTable`] holds every type, method and field the product declares, with the
+//! import context of the file each came from, for all languages at once; each language
+//! has its own rules for binding a call site against it (`java.rs`). A call resolves to a
+//! method of the product ([`Target::Internal`]), to a method of a type outside it
+//! ([`Target::External`]), or to nothing ([`Target::Unresolved`], with the reason) — never
+//! to a guess.
+
+mod java;
+mod symbols;
+
+#[cfg(test)]
+mod java_tests;
+
+pub(crate) use java::resolve_calls;
+pub(crate) use symbols::SymbolTable;
+
+/// A method of the product: type fqn, name and erased simple parameter types.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct MethodKey {
+    pub(crate) type_fqn: String,
+    pub(crate) name: String,
+    pub(crate) params: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    Internal(MethodKey),
+    External { type_fqn: String, method: String },
+    Unresolved { reason: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ResolvedCall {
+    pub(crate) caller: MethodKey,
+    /// The call site's index among the caller's `calls`.
+    pub(crate) site: usize,
+    pub(crate) line: usize,
+    pub(crate) target: Target,
+    /// For an external target reached through a receiver of a product type (a Spring Data
+    /// repository interface inheriting `save` from `CrudRepository`), or through implicit
+    /// `this` in one: that product type. Not computed for methods of JDK types.
+    pub(crate) receiver_type: Option<String>,
+}
+
+impl MethodKey {
+    /// The key of method `m` of type `t`.
+    pub(crate) fn of(t: &crate::facts::TypeDecl, m: &crate::facts::MethodDecl) -> MethodKey {
+        MethodKey {
+            type_fqn: t.fqn.clone(),
+            name: m.name.clone(),
+            params: m
+                .params
+                .iter()
+                .map(|p| crate::facts::simple_name(&p.ty))
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,487 @@
+//! The product's symbol table: every type, method and field of one product, with the
+//! import context of the file each type came from, so names written anywhere can be
+//! resolved to fully-qualified types the way `javac` would — or reported as unknown.
+//!
+//! Types are keyed by fqn, never by simple name alone: two `Money` classes in two
+//! packages stay two types. Types outside the product are only ever named through an
+//! explicit import (or `java.lang`), never guessed.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::facts::{erase, simple_name, CodeFile, MethodDecl, TypeKind};
+
+/// Names of `java.lang` types that may be used without an import.
+const JAVA_LANG: &[&str] = &[
+    "Object",
+    "String",
+    "StringBuilder",
+    "StringBuffer",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Double",
+    "Float",
+    "Boolean",
+    "Character",
+    "Number",
+    "Math",
+    "StrictMath",
+    "System",
+    "Thread",
+    "Runnable",
+    "Exception",
+    "RuntimeException",
+    "Error",
+    "Throwable",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "NullPointerException",
+    "UnsupportedOperationException",
+    "IndexOutOfBoundsException",
+    "Iterable",
+    "Comparable",
+    "CharSequence",
+    "Enum",
+    "Record",
+    "Class",
+    "Void",
+    "AutoCloseable",
+    "Override",
+    "Deprecated",
+    "SuppressWarnings",
+    "FunctionalInterface",
+    "InterruptedException",
+    "ArithmeticException",
+    "NumberFormatException",
+    "ClassCastException",
+    "Cloneable",
+    "Process",
+    "ProcessBuilder",
+    "Runtime",
+    "ThreadLocal",
+    "SecurityException",
+];
+
+/// Where names written in a file are looked up.
+#[derive(Debug, Default)]
+pub(crate) struct ImportCtx {
+    pub(crate) package: String,
+    /// Simple name → fqn of single-type imports.
+    pub(crate) single: HashMap<String, String>,
+    /// Packages (or types) imported with `.*`.
+    pub(crate) wildcards: Vec<String>,
+    /// Member name → fqn of the type it is statically imported from.
+    pub(crate) static_single: HashMap<String, String>,
+    /// Types whose static members are all imported.
+    pub(crate) static_wildcards: Vec<String>,
+}
+
+/// A method as the resolver needs it.
+#[derive(Debug, Clone)]
+pub(crate) struct MethodInfo {
+    pub(crate) name: String,
+    /// Erased parameter types as written (`List`, `Map.Entry`, `String[]`).
+    pub(crate) params: Vec<String>,
+    pub(crate) varargs: bool,
+    pub(crate) return_type: Option<String>,
+    pub(crate) is_static: bool,
+    /// A record accessor the source does not write.
+    #[cfg(test)]
+    pub(crate) implicit: bool,
+}
+
+/// A type as the resolver needs it.
+#[derive(Debug)]
+pub(crate) struct TypeInfo {
+    pub(crate) fqn: String,
+    pub(crate) kind: TypeKind,
+    pub(crate) outer: Option<String>,
+    pub(crate) type_params: Vec<String>,
+    /// Resolved superclass fqn (internal or external); `None` for `Object`.
+    pub(crate) superclass: Option<String>,
+    /// Resolved super-interfaces.
+    pub(crate) interfaces: Vec<String>,
+    pub(crate) methods: Vec<MethodInfo>,
+    /// Field name → declared type as written.
+    pub(crate) fields: HashMap<String, String>,
+    /// Simple name → fqn of member types.
+    pub(crate) nested: HashMap<String, String>,
+    pub(crate) ctx: Arc<ImportCtx>,
+    extends_written: Vec<String>,
+    implements_written: Vec<String>,
+}
+
+/// Every type of one product.
+#[derive(Debug, Default)]
+pub(crate) struct SymbolTable {
+    types: HashMap<String, TypeInfo>,
+    /// `(package, simple name)` → fqn of top-level types.
+    by_package: HashMap<(String, String), String>,
+}
+
+/// A resolved type: its fqn and whether the product declares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TypeRef {
+    pub(crate) fqn: String,
+    pub(crate) internal: bool,
+}
+
+fn method_info(m: &MethodDecl) -> MethodInfo {
+    MethodInfo {
+        name: m.name.clone(),
+        params: m.params.iter().map(|p| erase(&p.ty)).collect(),
+        varargs: m.varargs,
+        return_type: m.return_type.clone(),
+        is_static: m.modifiers.iter().any(|x| x == "static"),
+        #[cfg(test)]
+        implicit: m.implicit && m.name != "<init>",
+    }
+}
+
+impl SymbolTable {
+    /// Builds the table from all files of one product.
+    pub(crate) fn build<'a>(files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
+        let mut table = SymbolTable::default();
+        for file in files {
+            let mut ctx = ImportCtx {
+                package: file.package.clone(),
+                ..ImportCtx::default()
+            };
+            for imp in &file.imports {
+                match (imp.is_static, imp.wildcard) {
+                    (false, false) => {
+                        ctx.single.insert(simple_name(&imp.path), imp.path.clone());
+                    }
+                    (false, true) => ctx.wildcards.push(imp.path.clone()),
+                    (true, false) => {
+                        if let Some((ty, member)) = imp.path.rsplit_once('.') {
+                            ctx.static_single.insert(member.to_string(), ty.to_string());
+                        }
+                    }
+                    (true, true) => ctx.static_wildcards.push(imp.path.clone()),
+                }
+            }
+            let ctx = Arc::new(ctx);
+            for t in &file.types {
+                if t.outer.is_none() {
+                    table
+                        .by_package
+                        .insert((file.package.clone(), t.name.clone()), t.fqn.clone());
+                }
+                let mut methods: Vec<MethodInfo> = t.methods.iter().map(method_info).collect();
+                if t.kind == TypeKind::Class && !t.anonymous && !t.methods.iter().any(|m| m.name == "<init>")
+                {
+                    // The implicit default constructor.
+                    methods.push(MethodInfo {
+                        name: "<init>".into(),
+                        params: Vec::new(),
+                        varargs: false,
+                        return_type: None,
+                        is_static: false,
+                        #[cfg(test)]
+                        implicit: false,
+                    });
+                }
+                let mut fields: HashMap<String, String> =
+                    t.fields.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
+                for c in &t.enum_constants {
+                    fields.insert(c.clone(), t.name.clone());
+                }
+                table.types.insert(
+                    t.fqn.clone(),
+                    TypeInfo {
+                        fqn: t.fqn.clone(),
+                        kind: t.kind,
+                        outer: t.outer.clone(),
+                        type_params: t.type_params.clone(),
+                        superclass: None,
+                        interfaces: Vec::new(),
+                        methods,
+                        fields,
+                        nested: HashMap::new(),
+                        ctx: Arc::clone(&ctx),
+                        extends_written: t.extends.clone(),
+                        implements_written: t.implements.clone(),
+                    },
+                );
+            }
+        }
+        // Member types, then supertypes (which may name member types).
+        let pairs: Vec<(String, String)> = table
+            .types
+            .values()
+            .filter_map(|t| {
+                let outer = t.outer.clone()?;
+                let simple = t.fqn.strip_prefix(&format!("{outer}."))?.to_string();
+                Some((outer, simple))
+            })
+            .collect();
+        for (outer, simple) in pairs {
+            let fqn = format!("{outer}.{simple}");
+            if let Some(o) = table.types.get_mut(&outer) {
+                o.nested.insert(simple, fqn);
+            }
+        }
+        let fqns: Vec<String> = table.types.keys().cloned().collect();
+        for fqn in fqns {
+            let Some(t) = table.types.get(&fqn) else {
+                continue;
+            };
+            let kind = t.kind;
+            let extends: Vec<Option<TypeRef>> = t
+                .extends_written
+                .iter()
+                .map(|w| table.resolve_type(w, &fqn))
+                .collect();
+            let implements: Vec<Option<TypeRef>> = t
+                .implements_written
+                .iter()
+                .map(|w| table.resolve_type(w, &fqn))
+                .collect();
+            let mut superclass = None;
+            let mut interfaces = Vec::new();
+            for r in extends.into_iter().flatten() {
+                let is_interface = table
+                    .types
+                    .get(&r.fqn)
+                    .is_some_and(|s| s.kind == TypeKind::Interface);
+                if kind == TypeKind::Interface || is_interface {
+                    interfaces.push(r.fqn);
+                } else {
+                    superclass = Some(r.fqn);
+                }
+            }
+            interfaces.extend(implements.into_iter().flatten().map(|r| r.fqn));
+            if let Some(t) = table.types.get_mut(&fqn) {
+                t.superclass = superclass;
+                t.interfaces = interfaces;
+            }
+        }
+        table
+    }
+
+    pub(crate) fn get(&self, fqn: &str) -> Option<&TypeInfo> {
+        self.types.get(fqn)
+    }
+
+    /// Whether `fqn` declares more than one method (or constructor) called `name`, the
+    /// fixture company's rule for writing parameter types. Implicit record accessors do
+    /// not count (`approved()` beside `static approved(String)`).
+    #[cfg(test)]
+    pub(crate) fn is_overloaded(&self, fqn: &str, name: &str) -> bool {
+        self.types
+            .get(fqn)
+            .is_some_and(|t| t.methods.iter().filter(|m| m.name == name && !m.implicit).count() > 1)
+    }
+
+    /// Resolves a type name written inside type `from` (generics erased). `None` when it
+    /// is a type variable, a primitive, an array, or a name nothing in scope declares.
+    pub(crate) fn resolve_type(&self, written: &str, from: &str) -> Option<TypeRef> {
+        let erased = erase(written);
+        if erased.is_empty() || erased.ends_with(']') {
+            return None;
+        }
+        if is_primitive(&erased) {
+            return None;
+        }
+        let mut parts = erased.split('.');
+        let head = parts.next()?;
+        let rest: Vec<&str> = parts.collect();
+        let mut current = match self.resolve_simple(head, from) {
+            Some(r) => r,
+            None => return self.resolve_qualified(&erased),
+        };
+        for part in rest {
+            current = self.member_type(&current, part)?;
+        }
+        Some(current)
+    }
+
+    /// `Outer.Inner` given `Outer`.
+    pub(crate) fn member_type(&self, outer: &TypeRef, name: &str) -> Option<TypeRef> {
+        if !outer.internal {
+            return Some(TypeRef {
+                fqn: format!("{}.{name}", outer.fqn),
+                internal: false,
+            });
+        }
+        let mut seen = 0;
+        let mut cur = Some(outer.fqn.clone());
+        while let Some(fqn) = cur {
+            seen += 1;
+            if seen > 32 {
+                return None;
+            }
+            let t = self.types.get(&fqn)?;
+            if let Some(n) = t.nested.get(name) {
+                return Some(TypeRef {
+                    fqn: n.clone(),
+                    internal: true,
+                });
+            }
+            cur = t.superclass.clone().filter(|s| self.types.contains_key(s));
+        }
+        None
+    }
+
+    /// A fully-qualified name as written (`com.acme.x.Foo`, `java.util.List`).
+    fn resolve_qualified(&self, erased: &str) -> Option<TypeRef> {
+        if !erased.contains('.') || erased.starts_with(char::is_uppercase) {
+            return None;
+        }
+        if self.types.contains_key(erased) {
+            return Some(TypeRef {
+                fqn: erased.to_string(),
+                internal: true,
+            });
+        }
+        let last = erased.rsplit('.').next()?;
+        last.starts_with(char::is_uppercase).then(|| TypeRef {
+            fqn: erased.to_string(),
+            internal: false,
+        })
+    }
+
+    /// A simple name seen from inside type `from`.
+    fn resolve_simple(&self, name: &str, from: &str) -> Option<TypeRef> {
+        let from_type = self.types.get(from)?;
+        // Type variables of the type and its enclosing types shadow everything.
+        let mut cur = Some(from_type);
+        let mut hops = 0;
+        while let Some(t) = cur {
+            hops += 1;
+            if hops > 32 || t.type_params.iter().any(|p| p == name) {
+                return None;
+            }
+            // The type itself, its member types and inherited member types.
+            if simple_name(&t.fqn) == name && !t.fqn.contains('$') {
+                return Some(TypeRef {
+                    fqn: t.fqn.clone(),
+                    internal: true,
+                });
+            }
+            let me = TypeRef {
+                fqn: t.fqn.clone(),
+                internal: true,
+            };
+            if let Some(r) = self.member_type(&me, name) {
+                return Some(r);
+            }
+            cur = t.outer.as_ref().and_then(|o| self.types.get(o));
+        }
+        let ctx = &from_type.ctx;
+        if let Some(fqn) = ctx.single.get(name) {
+            return Some(TypeRef {
+                fqn: fqn.clone(),
+                internal: self.types.contains_key(fqn),
+            });
+        }
+        if let Some(fqn) = self.by_package.get(&(ctx.package.clone(), name.to_string())) {
+            return Some(TypeRef {
+                fqn: fqn.clone(),
+                internal: true,
+            });
+        }
+        let mut found: Vec<String> = ctx
+            .wildcards
+            .iter()
+            .map(|w| format!("{w}.{name}"))
+            .filter(|f| self.types.contains_key(f))
+            .collect();
+        if found.len() == 1 {
+            return found.pop().map(|fqn| TypeRef { fqn, internal: true });
+        }
+        if found.is_empty() && JAVA_LANG.contains(&name) {
+            return Some(TypeRef {
+                fqn: format!("java.lang.{name}"),
+                internal: false,
+            });
+        }
+        None
+    }
+
+    /// Methods called `name` visible on type `fqn`, nearest declaration first, with the
+    /// fqn of the declaring type; overridden declarations (same parameters) are dropped.
+    /// Also returns the first external supertype met, where unseen methods may live.
+    pub(crate) fn methods_named(
+        &self,
+        fqn: &str,
+        name: &str,
+    ) -> (Vec<(String, &MethodInfo)>, Option<String>) {
+        let mut out: Vec<(String, &MethodInfo)> = Vec::new();
+        let mut external = None;
+        let mut queue = std::collections::VecDeque::from([fqn.to_string()]);
+        let mut seen = std::collections::HashSet::new();
+        while let Some(cur) = queue.pop_front() {
+            if !seen.insert(cur.clone()) || seen.len() > 64 {
+                continue;
+            }
+            let Some(t) = self.types.get(&cur) else {
+                if external.is_none() {
+                    external = Some(cur);
+                }
+                continue;
+            };
+            for m in t.methods.iter().filter(|m| m.name == name) {
+                if !out.iter().any(|(_, o)| o.params == m.params) {
+                    out.push((cur.clone(), m));
+                }
+            }
+            if name == "<init>" {
+                break;
+            }
+            queue.extend(t.superclass.iter().cloned());
+            queue.extend(t.interfaces.iter().cloned());
+        }
+        (out, external)
+    }
+
+    /// The declared type of field `name` visible in type `fqn` (inherited ones included),
+    /// and the type it is declared in (its imports apply to the written type).
+    pub(crate) fn field(&self, fqn: &str, name: &str) -> Option<(String, String)> {
+        let mut queue = std::collections::VecDeque::from([fqn.to_string()]);
+        let mut seen = std::collections::HashSet::new();
+        while let Some(cur) = queue.pop_front() {
+            if !seen.insert(cur.clone()) || seen.len() > 64 {
+                continue;
+            }
+            let Some(t) = self.types.get(&cur) else {
+                continue;
+            };
+            if let Some(ty) = t.fields.get(name) {
+                return Some((ty.clone(), cur));
+            }
+            queue.extend(t.superclass.iter().cloned());
+            queue.extend(t.interfaces.iter().cloned());
+        }
+        None
+    }
+
+    /// Whether `sub` is `sup` or inherits from it (as far as the product knows).
+    pub(crate) fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        let mut stack = vec![sub.to_string()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(cur) = stack.pop() {
+            if cur == sup {
+                return true;
+            }
+            if !seen.insert(cur.clone()) || seen.len() > 64 {
+                continue;
+            }
+            if let Some(t) = self.types.get(&cur) {
+                stack.extend(t.superclass.iter().cloned());
+                stack.extend(t.interfaces.iter().cloned());
+            }
+        }
+        false
+    }
+}
+
+pub(crate) fn is_primitive(name: &str) -> bool {
+    matches!(
+        name,
+        "int" | "long" | "short" | "byte" | "char" | "boolean" | "double" | "float" | "void"
+    )
+}

@@ -1,0 +1,119 @@
+//! The link keys by which facts of one product find nodes of another, and the normalised
+//! names both the indexer and the queries use.
+//!
+//! Storage resolves references to anchors by exact key equality after every commit, so
+//! both sides must spell a key the same way: this module is the only place that spells
+//! them (the indexer when it writes, the queries when they look a name up). Storage itself
+//! never parses a key. Names are normalised here (case, schema qualifiers, path
+//! variables), never at the call sites.
+
+/// A table, by its unqualified lowercase name: `orders_db.Orders` and `"orders"` meet.
+pub fn table(name: &str) -> String {
+    format!("table:{}", table_name(name))
+}
+
+/// The normalised table name: schema dropped, quotes removed, lowercase.
+pub fn table_name(name: &str) -> String {
+    let unquoted: String = name
+        .chars()
+        .filter(|c| !matches!(c, '"' | '`' | '[' | ']'))
+        .collect();
+    unquoted
+        .rsplit('.')
+        .next()
+        .unwrap_or(&unquoted)
+        .trim()
+        .to_lowercase()
+}
+
+/// An HTTP route as an endpoint serves it and a client calls it: verb, service and path,
+/// with every path variable written `{}` and no trailing slash.
+pub fn http_endpoint(service: &str, verb: &str, path: &str) -> String {
+    format!(
+        "http:{}:{}:{}",
+        service.to_lowercase(),
+        verb.to_uppercase(),
+        route(path)
+    )
+}
+
+/// A route without its service, for mentions in wiki pages and tickets.
+pub fn http_route(verb: &str, path: &str) -> String {
+    format!("route:{}:{}", verb.to_uppercase(), route(path))
+}
+
+/// The normalised path template: `{id}`/`{orderId}`/`:id` → `{}`, query string and
+/// trailing slash dropped, duplicate slashes collapsed.
+pub fn route(path: &str) -> String {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let mut out = String::with_capacity(path.len() + 1);
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        out.push('/');
+        if (segment.starts_with('{') && segment.ends_with('}')) || segment.starts_with(':') {
+            out.push_str("{}");
+        } else {
+            out.push_str(segment);
+        }
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// A topic, queue or destination of a broker (`kafka`, `rabbitmq`, `jms`).
+pub fn topic(broker: &str, name: &str) -> String {
+    format!("topic:{}:{}", broker.to_lowercase(), name)
+}
+
+/// A product, by name.
+pub fn product(name: &str) -> String {
+    format!("product:{}", name.to_lowercase())
+}
+
+/// A Java type, by fully-qualified name.
+pub fn java_type(fqn: &str) -> String {
+    format!("type:{fqn}")
+}
+
+/// A Java type, by simple name (for mentions that do not say the package).
+pub fn java_type_simple(name: &str) -> String {
+    format!("type-name:{name}")
+}
+
+/// A Java method, by `Type.method` fully-qualified name (any overload).
+pub fn java_method(fqn: &str) -> String {
+    format!("method:{fqn}")
+}
+
+/// A Java method by its type's simple name and its name (`OrderService.placeOrder`), for
+/// mentions that do not say the package.
+pub fn java_method_simple(type_and_method: &str) -> String {
+    format!("method-name:{type_and_method}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sides_spell_the_same_route() {
+        assert_eq!(
+            http_endpoint("Orders-Service", "get", "/api/orders/{orderId}/"),
+            http_endpoint("orders-service", "GET", "/api//orders/{id}?expand=lines")
+        );
+        assert_eq!(route("/legacy/:id"), "/legacy/{}");
+        assert_eq!(route(""), "/");
+        assert_ne!(
+            http_endpoint("inventory-service", "GET", "/api/health/details"),
+            http_endpoint("payments-service", "GET", "/api/health/details"),
+            "the service is part of the key"
+        );
+    }
+
+    #[test]
+    fn table_keys_ignore_schema_quotes_and_case() {
+        assert_eq!(table("orders_db.Orders"), table("\"orders\""));
+        assert_eq!(table("`inventory`.`stock_items`"), "table:stock_items");
+    }
+}

@@ -239,7 +239,16 @@ pub(crate) fn cf_options(name: &str, cache: &Cache) -> Options {
     let mut block = BlockBasedOptions::default();
     block.set_block_cache(cache);
     block.set_bloom_filter(10.0, false);
+    // Index and filter blocks live in the block cache, so its size bounds them too. They
+    // are partitioned (a small top level, pinned, over 4 KB partitions) so that a lookup
+    // in a large table file reads a partition, not a whole index of megabytes: an index
+    // larger than a cache shard is never kept, and would be read again on every lookup.
     block.set_cache_index_and_filter_blocks(true);
+    block.set_cache_index_and_filter_blocks_with_high_priority(true);
+    block.set_index_type(rocksdb::BlockBasedIndexType::TwoLevelIndexSearch);
+    block.set_partition_filters(true);
+    block.set_metadata_block_size(4096);
+    block.set_pin_top_level_index_and_filter(true);
     opts.set_block_based_table_factory(&block);
     opts.set_compression_type(DBCompressionType::Lz4);
     if matches!(name, CF_ADJ_OUT | CF_ADJ_IN | CF_SETS) {
@@ -284,7 +293,11 @@ impl Store {
     }
 
     fn open_with(path: &Path, read_only: bool, options: &StoreOptions) -> Result<Store> {
-        let cache = Cache::new_lru_cache(options.block_cache_bytes);
+        // Few shards: an entry larger than its shard's share of the cache is not kept.
+        let mut lru = rocksdb::LruCacheOptions::default();
+        lru.set_capacity(options.block_cache_bytes);
+        lru.set_num_shard_bits(2);
+        let cache = Cache::new_lru_cache_opts(&lru);
         let mut db_opts = Options::default();
         db_opts.create_if_missing(!read_only);
         db_opts.create_missing_column_families(!read_only);

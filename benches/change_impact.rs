@@ -81,13 +81,14 @@ fn main() {
                 if i == 0 {
                     first = took;
                     chars = doc.markdown.chars().count();
+                    let json = doc.json_value();
                     println!(
                         "diff: {changed} changed lines in {} files; seeds {}, endpoints {}, tests {}, complete {}",
-                        doc.json["files"].as_array().map_or(0, Vec::len),
-                        doc.json["seeds"],
-                        doc.json["endpoints"].as_array().map_or(0, Vec::len),
-                        doc.json["test_methods"],
-                        doc.json["complete"]
+                        json["files"].as_array().map_or(0, Vec::len),
+                        json["seeds"],
+                        json["endpoints"].as_array().map_or(0, Vec::len),
+                        json["test_methods"],
+                        json["complete"]
                     );
                 } else {
                     times.push(took);

@@ -29,6 +29,11 @@
 //! The 4M-line size writes about 145 MB of sources (some 500 MB of disk in 4 KB blocks) and
 //! its store beside them; both are deleted before the next size.
 //!
+//! `--write-corpus DIR` only writes the Java company of the first `--java-lines` size (in
+//! `--java-products` products) under DIR, with its `semgraph.toml` and `targets.txt` (the
+//! methods and tables it planted, one question target a line: `method <fqn>` or
+//! `table <name>`), and exits: `benches/soak.py` serves and re-indexes it.
+//!
 //! Run (release):
 //!
 //! ```text
@@ -670,8 +675,48 @@ fn bench_jira(dir: &Path, store: &Store, issues: u64) {
     );
 }
 
+/// Writes the Java company of `lines` lines in `products` products under `dir` with its
+/// config and the question targets it planted, for a benchmark that serves it.
+fn write_corpus(dir: &Path, lines: u64, products: u32) {
+    let corpus = write_java_company(&dir.join("repos"), &JavaCorpusSpec::new(products, lines))
+        .expect("write the Java corpus");
+    let mut toml = String::from("[store]\npath = \"store\"\n");
+    let mut targets = Vec::new();
+    for (i, p) in corpus.products.iter().enumerate() {
+        let repo = p.dir.strip_prefix(dir).unwrap_or(&p.dir).display().to_string();
+        toml.push_str(&format!(
+            "\n[[product]]\nname = \"{}\"\narea = \"area{}\"\nrepos = [\"{repo}\"]\n",
+            p.name,
+            i % 3
+        ));
+        targets.extend(p.endpoints.iter().map(|e| format!("method {}", e.handler)));
+        for t in &p.tables {
+            targets.push(format!("table {}", t.name));
+            targets.extend(t.writers.iter().map(|m| format!("method {m}")));
+        }
+        targets.extend(p.produces.iter().map(|u| format!("method {}", u.method)));
+    }
+    targets.sort();
+    targets.dedup();
+    write(&dir.join("semgraph.toml"), &toml);
+    write(&dir.join("targets.txt"), &(targets.join("\n") + "\n"));
+    println!(
+        "wrote {} lines in {} products and {} targets to {}",
+        corpus.lines,
+        corpus.products.len(),
+        targets.len(),
+        dir.display()
+    );
+}
+
 fn main() {
     let args = parse_args();
+    let corpus_dir: String = support::arg("--write-corpus", String::new());
+    if !corpus_dir.is_empty() {
+        let lines = args.java_lines.first().copied().unwrap_or(200_000);
+        write_corpus(Path::new(&corpus_dir), lines, args.java_products);
+        return;
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Store::open(dir.path().join("store")).expect("store");
     println!("# semgraph indexer benchmark");

@@ -114,10 +114,11 @@ end
     return str(path)
 
 
-def server_load(work, store, fqns, seconds, edges):
+def server_load(work, store, fqns, seconds, edges, binary=None):
     if not shutil.which("wrk"):
         sh(["apt-get", "install", "-y", "-qq", "wrk"])
-    binary = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release/semgraph"
+    if binary is None:
+        binary = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release/semgraph"
     port = free_port()
     proc = subprocess.Popen([binary, "serve", "--store", store, "--bind", f"127.0.0.1:{port}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -221,6 +222,9 @@ def main():
     ap.add_argument("--work", type=Path, default=Path.home() / ".cache/semgraph/bench")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench-report.md")
     ap.add_argument("--skip", default="", help="comma list of: peers,http,indexer")
+    ap.add_argument("--binary", type=Path, default=None,
+                    help="the semgraph binary the server step runs (default: build this tree's); "
+                         "another build's, to compare before and after on the same store")
     args = ap.parse_args()
     spec = SCALES[args.scale]
     skip = set(filter(None, args.skip.split(",")))
@@ -242,9 +246,12 @@ def main():
 
     http = None
     if "http" not in skip:
-        sh(["cargo", "build", "--release", "--bin", "semgraph"], cwd=ROOT, env=env)
+        # Built with the benches' features (as `cargo bench` builds it), so the dependencies
+        # already built for them are reused rather than built again with other features.
+        if args.binary is None:
+            sh(["cargo", "bench", "--bench", "queries", "--no-run"], cwd=ROOT, env=env)
         fqns = (work / "export/fqns.txt").read_text().split("\n")
-        http = server_load(work, work / "graph/store", fqns, spec["seconds"], q["edges"])
+        http = server_load(work, work / "graph/store", fqns, spec["seconds"], q["edges"], binary=args.binary)
 
     indexer_out = None
     if "indexer" not in skip:

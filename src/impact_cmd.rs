@@ -170,9 +170,9 @@ pub fn run(args: &ImpactArgs) -> ImpactOutput {
     let request = Request::new("recipes", "change-impact", params);
     match execute_with(&store.snapshot(), &Caller::full_access(), &request, &workspace) {
         Ok(doc) => {
-            let complete = doc.json["complete"].as_bool().unwrap_or(false);
+            let complete = doc.json_value()["complete"].as_bool().unwrap_or(false);
             let body = if args.json {
-                serde_json::to_string_pretty(&doc.json).unwrap_or_default() + "\n"
+                serde_json::to_string_pretty(&doc.json_value()).unwrap_or_default() + "\n"
             } else {
                 doc.markdown + "\n"
             };

@@ -194,7 +194,10 @@ fn every_recipe_opens_with_title_version_and_steps() {
             "{endpoint}: {}",
             lines[6]
         );
-        assert_eq!(doc.json["recipe_version"], format!("{endpoint}/{version}"));
+        assert_eq!(
+            doc.json_value()["recipe_version"],
+            format!("{endpoint}/{version}")
+        );
     }
 }
 
@@ -208,7 +211,7 @@ fn impact_reaches_exactly_the_endpoints_expected_md_lists() {
     let mut problems = Vec::new();
     for (changed, want) in &expected {
         let doc = ask("recipes", "impact", &[("target", changed), ("depth", "8")]);
-        let got: BTreeSet<String> = doc.json["endpoints"]
+        let got: BTreeSet<String> = doc.json_value()["endpoints"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -256,7 +259,7 @@ fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
             "endpoint-trace",
             &[("endpoint", endpoint), ("depth", depth)],
         );
-        let got: BTreeSet<(String, String, String)> = doc.json["crossings"]
+        let got: BTreeSet<(String, String, String)> = doc.json_value()["crossings"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -275,7 +278,7 @@ fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
             .collect();
         assert_eq!(&got, want, "{endpoint} at depth {depth}");
         // Every method reached across a boundary says which crossing it came through.
-        let crossed: usize = doc.json["methods_by_depth"]
+        let crossed: usize = doc.json_value()["methods_by_depth"]
             .as_array()
             .into_iter()
             .flatten()
@@ -293,7 +296,7 @@ fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
 fn table_analysis_lists_the_triggers_and_views_expected_md_lists() {
     for row in expected_rows("Triggers") {
         let doc = ask("recipes", "table-analysis", &[("table", &row[0])]);
-        let triggers: Vec<String> = doc.json["analyses"][0]["triggers"]
+        let triggers: Vec<String> = doc.json_value()["analyses"][0]["triggers"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -310,7 +313,7 @@ fn table_analysis_lists_the_triggers_and_views_expected_md_lists() {
     for row in expected_rows("Views") {
         for table in row[1].split(", ") {
             let doc = ask("recipes", "table-analysis", &[("table", table)]);
-            let views: Vec<String> = doc.json["analyses"][0]["views"]
+            let views: Vec<String> = doc.json_value()["analyses"][0]["views"]
                 .as_array()
                 .cloned()
                 .unwrap_or_default()
@@ -392,7 +395,7 @@ fn callers_cross_products_and_never_confuse_look_alikes() {
             ("depth", "2"),
         ],
     );
-    let callers: Vec<String> = doc.json["rows"]
+    let callers: Vec<String> = doc.json_value()["rows"]
         .as_array()
         .cloned()
         .unwrap_or_default()
@@ -535,7 +538,7 @@ fn change_impact_gives_the_facts_expected_md_lists() {
     let tables = expected_tables("Change impact");
     assert_eq!(tables.len(), 2, "two tables in the Change impact section");
     let doc = change_impact();
-    let j = &doc.json;
+    let j = &doc.json_value();
     assert_eq!(j["recipe_version"], "change-impact/1");
     assert_eq!(j["complete"], true, "every file is mapped: {}", doc.markdown);
     // Exactly the declarations listed, each with its change.

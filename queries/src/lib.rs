@@ -83,8 +83,25 @@ pub struct Document {
     pub title: String,
     /// The whole markdown document (not yet paginated).
     pub markdown: String,
-    /// The same result as JSON.
-    pub json: serde_json::Value,
+    /// The same result as JSON text, serialized once from the result (no JSON tree is
+    /// built: a document is written out far more often than it is looked into).
+    pub json: String,
+}
+
+impl Document {
+    /// A document whose JSON is `json`.
+    pub fn new(title: impl Into<String>, markdown: String, json: &serde_json::Value) -> Document {
+        Document {
+            title: title.into(),
+            markdown,
+            json: json.to_string(),
+        }
+    }
+
+    /// The JSON result as a value, for callers that look into it.
+    pub fn json_value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.json).unwrap_or_default()
+    }
 }
 
 /// Runs `request` on `snapshot` for `caller`: validates the parameters against the

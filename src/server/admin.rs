@@ -287,11 +287,11 @@ pub(crate) async fn start_index(
                 job.products.join(", ")
             );
             job_markdown(&job, &mut markdown);
-            let doc = Document {
-                title: format!("Index job {} started", job.id),
+            let doc = Document::new(
+                format!("Index job {} started", job.id),
                 markdown,
-                json: serde_json::to_value(&job).unwrap_or_default(),
-            };
+                &serde_json::to_value(&job).unwrap_or_default(),
+            );
             let mut response = answer_document(&doc, Paging::default(), format);
             *response.status_mut() = StatusCode::ACCEPTED;
             response
@@ -494,10 +494,6 @@ pub(crate) async fn list_jobs(
     for job in &jobs {
         job_markdown(job, &mut markdown);
     }
-    let doc = Document {
-        title: "Index jobs".into(),
-        markdown,
-        json: serde_json::json!({ "jobs": jobs }),
-    };
+    let doc = Document::new("Index jobs", markdown, &serde_json::json!({ "jobs": jobs }));
     answer_document(&doc, paging, format)
 }

@@ -42,7 +42,7 @@ use axum::Router;
 use semgraph_indexer::Company;
 use semgraph_storage::Store;
 
-pub use auth::{Auth, AuthRejection, ConfigError, ServerConfig, ALL_AREAS, AREA_HEADER};
+pub use auth::{Auth, AuthRejection, ConfigError, MemoryConfig, ServerConfig, ALL_AREAS, AREA_HEADER};
 pub use error::ApiError;
 pub use limits::LimitsConfig;
 pub use metrics::METRICS_PATH;

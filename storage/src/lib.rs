@@ -21,6 +21,7 @@ mod error;
 pub mod keys;
 mod link;
 mod model;
+mod staging;
 mod store;
 mod writer;
 
@@ -31,5 +32,5 @@ pub use model::{
     ContentKind, Direction, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId,
     NodeKind, ProductId, ProductInfo, RunStatus, Span, Warning,
 };
-pub use store::{Snapshot, Store};
+pub use store::{Snapshot, Store, StoreOptions, DEFAULT_BLOCK_CACHE_BYTES};
 pub use writer::{CommitSummary, ProductWriter};

@@ -393,25 +393,38 @@ fn via_name(v: Via) -> &'static str {
 
 /// Call-site lines of `caller` calling `callee`, or one of the methods `callee` overrides.
 pub(crate) fn call_lines(ctx: &Ctx<'_>, caller: u32, callee: u32, via: Via) -> Result<Vec<u32>, QueryError> {
-    let mut candidates = vec![callee];
-    if via == Via::Dispatch {
-        for k in [EdgeKind::Overrides, EdgeKind::Implements] {
-            candidates.extend(ctx.neighbors(NodeId(callee), Direction::Out, k));
+    Ok(call_lines_many(ctx, &[(caller, callee, via)])?
+        .pop()
+        .unwrap_or_default())
+}
+
+/// [`call_lines`] of many (caller, callee, how) at once, in one batched read of the edge
+/// facts, in the order asked.
+pub(crate) fn call_lines_many(ctx: &Ctx<'_>, calls: &[(u32, u32, Via)]) -> Result<Vec<Vec<u32>>, QueryError> {
+    let mut edges: Vec<(NodeId, EdgeKind, NodeId)> = Vec::with_capacity(calls.len());
+    let mut owner: Vec<usize> = Vec::with_capacity(calls.len());
+    for (i, &(caller, callee, via)) in calls.iter().enumerate() {
+        edges.push((NodeId(caller), EdgeKind::Calls, NodeId(callee)));
+        owner.push(i);
+        if via == Via::Dispatch {
+            for k in [EdgeKind::Overrides, EdgeKind::Implements] {
+                for c in ctx.neighbors(NodeId(callee), Direction::Out, k) {
+                    edges.push((NodeId(caller), EdgeKind::Calls, NodeId(c)));
+                    owner.push(i);
+                }
+            }
         }
     }
-    let edges: Vec<(NodeId, EdgeKind, NodeId)> = candidates
-        .iter()
-        .map(|&c| (NodeId(caller), EdgeKind::Calls, NodeId(c)))
-        .collect();
-    let mut lines: Vec<u32> = ctx
-        .snap
-        .edge_attrs(&edges)?
-        .into_iter()
-        .flatten()
-        .flat_map(|a| a.lines)
-        .collect();
-    lines.sort_unstable();
-    lines.dedup();
+    let mut lines: Vec<Vec<u32>> = vec![Vec::new(); calls.len()];
+    for (attrs, &i) in ctx.snap.edge_attrs(&edges)?.into_iter().zip(&owner) {
+        if let Some(a) = attrs {
+            lines[i].extend(a.lines);
+        }
+    }
+    for l in &mut lines {
+        l.sort_unstable();
+        l.dedup();
+    }
     Ok(lines)
 }
 
@@ -426,6 +439,7 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
         Direction::Out => callees_with_parents(ctx, &seeds, depth),
     };
     let mut rows = Vec::new();
+    let mut calls = Vec::new();
     for (d, layer) in layers.iter().enumerate() {
         let nodes = ctx.load(layer.iter())?;
         let below: HashMap<u32, Node> = ctx
@@ -440,18 +454,21 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
             let Some(&(next, via)) = parents.get(&n.id.0) else {
                 continue;
             };
-            let lines = match dir {
-                Direction::In => call_lines(ctx, n.id.0, next, via)?,
-                Direction::Out => call_lines(ctx, next, n.id.0, via)?,
-            };
+            calls.push(match dir {
+                Direction::In => (n.id.0, next, via),
+                Direction::Out => (next, n.id.0, via),
+            });
             rows.push(CallRow {
                 depth: d + 1,
                 method: NodeRef::of(ctx, &n),
                 next_to: below.get(&next).map(method_display).unwrap_or_default(),
                 via: via_name(via),
-                lines,
+                lines: Vec::new(),
             });
         }
+    }
+    for (row, lines) in rows.iter_mut().zip(call_lines_many(ctx, &calls)?) {
+        row.lines = lines;
     }
     rows.sort_by(|a, b| {
         (a.depth, &a.method.product, a.method.display()).cmp(&(

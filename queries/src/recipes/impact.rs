@@ -10,7 +10,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use rayon::prelude::*;
 use roaring::RoaringBitmap;
 use semgraph_storage::{ContentKind, Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind};
 use serde::Serialize;
@@ -20,7 +19,7 @@ use crate::error::QueryError;
 use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
 use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
-use crate::primitives::code::call_lines;
+use crate::primitives::code::{call_lines, call_lines_many};
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
 use crate::primitives::{method_display, NodeRef};
 use crate::render::{document, tick};
@@ -522,19 +521,23 @@ pub(crate) fn consolidate(
                 *n += 1;
                 *n <= ROWS
             });
+            let calls: Vec<(u32, u32, Via)> = rows
+                .iter()
+                .map(|(row, below, via)| (row.method.id, *below, *via))
+                .collect();
             let rows: Vec<CallerRow> = rows
-                .into_par_iter()
-                .map(|(mut row, below, via)| -> Result<CallerRow, QueryError> {
-                    let lines = call_lines(ctx, row.method.id, below, via)?;
+                .into_iter()
+                .zip(call_lines_many(ctx, &calls)?)
+                .map(|((mut row, _, _), lines)| {
                     if let (Some(f), Some(_)) = (&row.method.file, lines.first()) {
                         row.site = format!(
                             "{f}:{}",
                             lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
                         );
                     }
-                    Ok(row)
+                    row
                 })
-                .collect::<Result<_, _>>()?;
+                .collect();
             let direct = layers.first().map(|l| (l - test_flagged).len()).unwrap_or(0);
             Ok((
                 rows,

@@ -769,4 +769,6 @@ mod data_tests;
 #[cfg(test)]
 mod http_tests;
 #[cfg(test)]
+mod incremental_tests;
+#[cfg(test)]
 mod tests;

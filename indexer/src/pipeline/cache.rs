@@ -58,7 +58,7 @@ impl<'s> FactsCache<'s> {
         }
     }
 
-    /// The cached facts under each digest, decoded (`None` where absent or unreadable).
+    /// The cached bytes under each digest, in order (`None` where absent).
     pub(crate) fn lookup(&self, digests: &[FactsDigest]) -> Result<Vec<Option<Vec<u8>>>, IndexError> {
         Ok(self.store.cached_facts(digests)?)
     }

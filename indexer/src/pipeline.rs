@@ -405,6 +405,21 @@ struct Code<'a> {
 /// readable.
 type ReadSource = (Vec<Warning>, Option<(String, FactsDigest)>);
 
+/// One code file before its facts are known: the file, its read warnings, and (when
+/// readable) its text, digest and the bytes the cache holds under the digest.
+type CacheInput<'a> = (
+    &'a SourceFile,
+    Vec<Warning>,
+    Option<(String, FactsDigest, Option<Vec<u8>>)>,
+);
+
+/// One code file with its facts: read warnings, and its text, digest and facts with, when
+/// they were parsed rather than reused, their encoding for the cache.
+type CacheOutput = (
+    Vec<Warning>,
+    Option<(String, FactsDigest, (CodeFile, Option<Vec<u8>>))>,
+);
+
 /// The facts of one code file, by the front-end of its language.
 fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
     java::parse_java_file(&f.rel, text)
@@ -448,11 +463,7 @@ fn index_code(
         } else {
             vec![None; keys.len()].into_iter()
         };
-        let inputs: Vec<(
-            &SourceFile,
-            Vec<Warning>,
-            Option<(String, FactsDigest, Option<Vec<u8>>)>,
-        )> = chunk
+        let inputs: Vec<CacheInput<'_>> = chunk
             .iter()
             .zip(read)
             .map(|(f, (warnings, read))| {
@@ -461,8 +472,7 @@ fn index_code(
             })
             .collect();
         // Each file's facts: decoded from the cache, else parsed (and encoded for it).
-        type Facts = (CodeFile, Option<Vec<u8>>);
-        let parsed: Vec<(Vec<Warning>, Option<(String, FactsDigest, Facts)>)> = inputs
+        let parsed: Vec<CacheOutput> = inputs
             .into_par_iter()
             .map(|(f, warnings, read)| {
                 let read = read.map(|(text, digest, bytes)| {

@@ -265,7 +265,7 @@ fn graph(store: &Store) -> BTreeMap<&'static str, BTreeMap<String, usize>> {
     // are the only thing two runs may differ in).
     for product in snap.products() {
         let runs = snap.runs(product.id).expect("runs");
-        if let Some(run) = runs.iter().filter(|r| r.id == product.run).last() {
+        if let Some(run) = runs.iter().rfind(|r| r.id == product.run) {
             let mut warnings: Vec<String> = run.warnings.iter().map(|w| format!("{w:?}")).collect();
             warnings.sort();
             let text = format!(
@@ -439,7 +439,7 @@ fn each_kind_of_change_alone_re_indexes_to_the_full_graph() {
             Step::Edit(i, 1),
             Step::Delete(i),
         ] {
-            check_sequence(&[step.clone()]).unwrap_or_else(|e| panic!("{step:?}: {e}"));
+            check_sequence(std::slice::from_ref(&step)).unwrap_or_else(|e| panic!("{step:?}: {e}"));
         }
     }
     check_sequence(&[Step::Config(0, 1), Step::Schema(1, 1), Step::Again]).unwrap_or_else(|e| panic!("{e}"));

@@ -95,7 +95,7 @@ fn a_backup_of_a_stopped_store_is_hard_linked_and_answers_identically() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
         stdout.contains(&format!(
-            "backup written to {}: generation {generation}, 4 products",
+            "backup written to {}: generation {generation}, 5 products",
             to.display()
         )),
         "{stdout}"

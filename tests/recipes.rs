@@ -128,6 +128,42 @@ fn other_recipe_golden_documents() {
 }
 
 #[test]
+fn kotlin_product_golden_documents() {
+    // The logistics product is Kotlin (with one Java class): the same recipes answer.
+    golden(
+        "impact-kotlin-shipment-service-get",
+        &ask(
+            "recipes",
+            "impact",
+            &[("target", "com.acme.shipping.service.ShipmentService.get")],
+        ),
+    );
+    golden(
+        "table-analysis-shipments",
+        &ask("recipes", "table-analysis", &[("table", "shipments")]),
+    );
+    golden(
+        "endpoint-trace-post-shipments-dispatch",
+        &ask(
+            "recipes",
+            "endpoint-trace",
+            &[("endpoint", "POST /api/shipments/{id}/dispatch")],
+        ),
+    );
+    golden(
+        "code-callers-kotlin-companion",
+        &ask(
+            "code",
+            "callers",
+            &[
+                ("fqn", "com.acme.shipping.web.ShipmentDto.Companion.from"),
+                ("depth", "2"),
+            ],
+        ),
+    );
+}
+
+#[test]
 fn every_recipe_opens_with_title_version_and_steps() {
     let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
     for (endpoint, params) in [

@@ -198,7 +198,8 @@ mod tests {
                 ("orders", "commerce"),
                 ("inventory", "commerce"),
                 ("payments", "finance"),
-                ("notifications", "platform")
+                ("notifications", "platform"),
+                ("logistics", "commerce")
             ]
         );
         assert!(c.products.iter().all(|p| p.repos.iter().all(|r| r.is_dir())));

@@ -3,7 +3,7 @@
 //! Four stages, data flowing one way, run by one orchestrator (`pipeline`):
 //!
 //! - `lang`: the front-ends — one file in, plain facts out, never failing (a broken file
-//!   is facts plus warnings): Java, build files, SQL and migrations, config, wiki, Jira;
+//!   is facts plus warnings): Java, Kotlin, build files, SQL and migrations, config, wiki, Jira;
 //! - `facts` and `resolve`: the language-neutral facts of code, and their names and calls
 //!   bound over the product's symbol table;
 //! - `frameworks`: pure recognisers, one per framework — facts in, findings out;

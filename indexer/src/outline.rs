@@ -3,23 +3,23 @@
 //!
 //! A change review asks about code the index has never seen: the new side of a diff. This
 //! module runs the same front-ends an index run does over one text and lists its
-//! declarations — Java types, methods (with the signature the graph spells, and the
-//! routes a handler declares), fields; SQL tables, columns, indexes, views, triggers and
+//! declarations — Java and Kotlin types, methods (with the signature the graph spells,
+//! and the routes a handler declares), fields; SQL tables, columns, indexes, views, triggers and
 //! routines a script creates, alters or drops; MyBatis mapper statements; config keys —
 //! each with its first and last line. It never fails: an unreadable text declares nothing
 //! it cannot read. Nothing is written anywhere.
 //!
-//! The routes of handlers are read from the same annotations the endpoint recogniser reads
+//! The routes of handlers are what the endpoint recognisers find in the file read alone
 //! (Spring MVC/WebFlux mappings with class-level prefixes, JAX-RS `@Path` with a verb,
 //! `@WebServlet` servlets' `doGet`/`doPost`…); routes that only a whole product can tell
-//! (OpenAPI-generated interfaces, Spring Data REST, `web.xml`) are not.
+//! (config placeholders, OpenAPI-generated interfaces, Spring Data REST, `web.xml`) are not.
 
 use std::collections::HashMap;
 
 use crate::facts;
 use crate::frameworks::{self, mybatis, Owner};
 use crate::lang::sql::{AlterOp, ObjectKind, SchemaStatement};
-use crate::lang::{config, java, sql};
+use crate::lang::{config, java, kotlin, sql};
 use crate::resolve::MethodKey;
 use semgraph_storage::keys;
 
@@ -53,7 +53,9 @@ pub fn outline(path: &str, text: &str) -> Vec<Declaration> {
     let lower = path.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     if lower.ends_with(".java") {
-        java_outline(path, text)
+        code_outline(java::parse_java_file(path, text))
+    } else if lower.ends_with(".kt") {
+        code_outline(kotlin::parse_kotlin_file(path, text))
     } else if lower.ends_with(".sql") {
         sql_outline(path, text)
     } else if lower.ends_with(".xml") && text.contains("<mapper") {
@@ -82,8 +84,9 @@ fn decl(kind: &'static str, fqn: String, name: &str, lines: (u32, u32)) -> Decla
     }
 }
 
-fn java_outline(path: &str, text: &str) -> Vec<Declaration> {
-    let file = java::parse_java_file(path, text);
+/// The types, fields and methods of a code file (Java or Kotlin: the JVM's view, as the
+/// graph names them), with the routes of handlers.
+fn code_outline(file: facts::CodeFile) -> Vec<Declaration> {
     let mut routes: HashMap<MethodKey, Vec<String>> = HashMap::new();
     for e in frameworks::endpoints_of_file(&file) {
         if let Owner::Method(k) = e.handler {
@@ -329,6 +332,22 @@ mod tests {
         assert_eq!(m.lines, (6, 9));
         let t = d.iter().find(|d| d.kind == "type").expect("a type");
         assert_eq!((t.fqn.as_str(), t.lines), ("a.b.C", (3, 10)));
+    }
+
+    #[test]
+    fn a_kotlin_controller_function_declares_its_route_and_lines() {
+        let text = "package a.b\n\n@RestController\n@RequestMapping(\"/api/shipments\")\nclass ShipmentController {\n    @GetMapping(\"/{id}\")\n    fun get(@PathVariable id: String): String {\n        return id\n    }\n}\n";
+        let d = outline("src/main/kotlin/a/b/ShipmentController.kt", text);
+        let m = d
+            .iter()
+            .find(|d| d.kind == "method" && d.name == "get")
+            .expect("a method");
+        assert_eq!(m.fqn, "a.b.ShipmentController.get");
+        assert_eq!(m.signature.as_deref(), Some("get(String)"));
+        assert_eq!(m.routes, vec!["GET /api/shipments/{id}".to_string()]);
+        assert_eq!(m.lines, (6, 9));
+        let t = d.iter().find(|d| d.kind == "type").expect("a type");
+        assert_eq!(t.fqn, "a.b.ShipmentController");
     }
 
     #[test]

@@ -33,7 +33,7 @@ use crate::facts::CodeFile;
 use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
 use crate::lang::build::{self, BuildFile, BuildKind};
 use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
-use crate::lang::{java, jira, sql, wiki};
+use crate::lang::{self, jira, sql, wiki};
 use crate::resolve::{self, SymbolTable};
 use crate::walk::{self, SourceFile, SourceKind};
 
@@ -422,7 +422,7 @@ type CacheOutput = (
 
 /// The facts of one code file, by the front-end of its language.
 fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
-    java::parse_java_file(&f.rel, text)
+    lang::parse_code(f.kind, &f.rel, text).unwrap_or_default()
 }
 
 /// The code of one repository, in two passes (see the module documentation).
@@ -432,7 +432,7 @@ fn index_code(
     cache: &mut FactsCache<'_>,
     code: &Code<'_>,
 ) -> Result<(), IndexError> {
-    let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind == SourceKind::Java).collect();
+    let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind.is_code()).collect();
     let mut nodes = CodeNodes::default();
 
     // Pass 1: declarations and content of every file; a skeleton of each for the rest.

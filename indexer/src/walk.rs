@@ -32,6 +32,8 @@ pub(crate) const MAX_SOURCE_BYTES: u64 = 8 << 20;
 pub(crate) enum SourceKind {
     /// A `.java` source.
     Java,
+    /// A `.kt` source (`.kts` scripts are build files, or nothing).
+    Kotlin,
     /// A `.sql` script.
     Sql,
     /// Spring configuration: `application*`/`bootstrap*` YAML, `.properties`, `.env`.
@@ -44,6 +46,13 @@ pub(crate) enum SourceKind {
     Xml,
     /// A markdown page.
     Markdown,
+}
+
+impl SourceKind {
+    /// Whether a code front-end reads it (`lang::parse_code`).
+    pub(crate) fn is_code(self) -> bool {
+        matches!(self, SourceKind::Java | SourceKind::Kotlin)
+    }
 }
 
 /// One file found in a repository.
@@ -64,6 +73,7 @@ fn classify(path: &Path) -> Option<SourceKind> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "java" => Some(SourceKind::Java),
+        "kt" => Some(SourceKind::Kotlin),
         "sql" => Some(SourceKind::Sql),
         "properties" => Some(SourceKind::Config),
         "yml" | "yaml" if name.starts_with("application") || name.starts_with("bootstrap") => {

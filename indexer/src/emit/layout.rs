@@ -83,6 +83,7 @@ pub(crate) fn write_service(
 fn language(kind: SourceKind) -> &'static str {
     match kind {
         SourceKind::Java => "java",
+        SourceKind::Kotlin => "kotlin",
         SourceKind::Sql => "sql",
         SourceKind::Config => "config",
         SourceKind::Yaml => "yaml",

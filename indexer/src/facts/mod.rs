@@ -18,6 +18,8 @@ pub(crate) enum Language {
     /// Java.
     #[default]
     Java,
+    /// Kotlin, in the JVM's view of its declarations (`lang/kotlin`).
+    Kotlin,
 }
 
 impl Language {
@@ -25,6 +27,7 @@ impl Language {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Language::Java => "java",
+            Language::Kotlin => "kotlin",
         }
     }
 }
@@ -42,6 +45,9 @@ pub(crate) struct CodeFile {
     pub(crate) types: Vec<TypeDecl>,
     /// `(line, message)` for each syntax error tree-sitter recovered from.
     pub(crate) diagnostics: Vec<(usize, String)>,
+    /// The fqn of the class that holds the file's top-level functions and properties
+    /// (Kotlin's `<File>Kt`, or its `@file:JvmName`), when the file has any.
+    pub(crate) facade: Option<String>,
     /// Set when the front-end gave up on the file (its parse went over budget): the
     /// reason, for the warning; the file has no facts then.
     pub(crate) over_budget: Option<String>,
@@ -55,6 +61,8 @@ pub(crate) struct Import {
     pub(crate) is_static: bool,
     pub(crate) wildcard: bool,
     pub(crate) line: usize,
+    /// The name the import binds instead of the last segment (Kotlin's `import a.B as C`).
+    pub(crate) alias: Option<String>,
 }
 
 #[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +129,8 @@ pub(crate) struct Param {
     pub(crate) ty: String,
     /// Annotations on the parameter (`@Value("${key}")`, `@PathVariable`…).
     pub(crate) annotations: Vec<Annotation>,
+    /// The parameter has a default value (Kotlin), so a call may leave it out.
+    pub(crate) has_default: bool,
 }
 
 /// A method or constructor (constructors are named `<init>`).
@@ -177,6 +187,10 @@ pub(crate) enum CallKind {
     SuperCall,
     /// `this(...)`.
     ThisCall,
+    /// A Kotlin property read (`x.name`, no arguments) or write (`x.name = v`, one
+    /// argument): a getter or setter call when the property has one, nothing when it is a
+    /// field, a type or a package (the resolver decides).
+    Property,
 }
 
 /// What a call is made on.
@@ -215,6 +229,9 @@ pub(crate) struct CallSite {
     pub(crate) arg_texts: Vec<String>,
     /// Each argument's expression tree, for evaluating URLs and topic names.
     pub(crate) arg_values: Vec<Expr>,
+    /// The name of each named argument (Kotlin's `f(id = 1)`), `None` for a positional one;
+    /// empty when the call has none.
+    pub(crate) arg_names: Vec<Option<String>>,
     pub(crate) kind: CallKind,
     /// For a method reference passed to a well-known functional method (`map`, `forEach`,
     /// `reduce`...): how many arguments the function takes.

@@ -89,4 +89,27 @@ http GET api.partner.example /rates feign url=https://api.partner.example/v1/rat
 "#,
         );
     }
+
+    #[test]
+    fn kotlin_feign_interfaces_call_their_service() {
+        check(
+            r#"
+//- /orders/src/main/kotlin/a/InventoryClient.kt
+package a
+
+@FeignClient(name = "inventory-service", path = "/api")
+interface InventoryClient {
+    @GetMapping("/stock/{sku}")
+    fun stock(@PathVariable sku: String): Stock
+
+    @PostMapping(path = ["/reservations"])
+    fun reserve(r: Reservation)
+}
+"#,
+            r#"
+http GET inventory-service /api/stock/{sku} feign url=/api/stock/{sku} by a.InventoryClient.stock linked (orders/src/main/kotlin/a/InventoryClient.kt:5)
+http POST inventory-service /api/reservations feign url=/api/reservations by a.InventoryClient.reserve linked (orders/src/main/kotlin/a/InventoryClient.kt:8)
+"#,
+        );
+    }
 }

@@ -752,4 +752,39 @@ http GET orders /actuator/health test-rest-template url=/actuator/health by a.Ap
 "#,
         );
     }
+
+    #[test]
+    fn kotlin_clients_with_string_template_urls() {
+        crate::frameworks::testing::check(
+            r#"
+//- /orders/src/main/resources/application.yml
+inventory:
+  url: http://inventory-service
+//- /orders/src/main/kotlin/a/InventoryClient.kt
+package a
+
+import org.springframework.web.client.RestTemplate
+import org.springframework.web.reactive.function.client.WebClient
+
+class InventoryClient(
+    private val rest: RestTemplate,
+    @Value("\${inventory.url}") private val base: String,
+    builder: WebClient.Builder,
+) {
+    private val web: WebClient = builder.baseUrl(base).build()
+
+    fun stock(sku: String) = rest.getForObject("$base/api/inventory/$sku", String::class.java)
+
+    fun reserve(sku: String) {
+        web.post().uri("/api/inventory/{sku}/reservations", sku).retrieve()
+    }
+}
+"#,
+            r#"
+config a.InventoryClient.<init> -> inventory.url via value
+http GET inventory-service /api/inventory/{sku} rest-template url=http://inventory-service/api/inventory/{sku} by a.InventoryClient.stock linked (orders/src/main/kotlin/a/InventoryClient.kt:13)
+http POST inventory-service /api/inventory/{sku}/reservations web-client url=http://inventory-service/api/inventory/{sku}/reservations by a.InventoryClient.reserve linked (orders/src/main/kotlin/a/InventoryClient.kt:16)
+"#,
+        );
+    }
 }

@@ -489,4 +489,31 @@ config? shop.nothing (defaulted)
 "#,
         );
     }
+
+    #[test]
+    fn kotlin_value_parameters_and_properties_read_their_keys() {
+        check(
+            r#"
+//- /svc/src/main/resources/application.yml
+pricing:
+  base-url: http://pricing
+  retries: 3
+//- /svc/src/main/kotlin/a/Pricing.kt
+package a
+
+class Pricing(
+    @Value("\${pricing.base-url}") private val baseUrl: String,
+    @param:Value("\${pricing.retries:1}") val retries: Int,
+) {
+    @Value("\${pricing.missing:none}")
+    lateinit var fallback: String
+}
+"#,
+            r#"
+config? pricing.missing (defaulted)
+config a.Pricing.<init> -> pricing.base-url via value
+config a.Pricing.<init> -> pricing.retries via value
+"#,
+        );
+    }
 }

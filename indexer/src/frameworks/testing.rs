@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use super::{ConfigIndex, Finding, Findings, Flow, Knowledge, Owner, Product};
 use crate::facts::CodeFile;
 use crate::lang::config::{self, ConfigScope, ParsedConfig};
-use crate::lang::java::parse_java_file;
 use crate::lang::sql::Access;
 use crate::resolve::{resolve_calls, SymbolTable};
 use crate::walk::{self, SourceKind};
@@ -65,9 +64,9 @@ pub(crate) fn findings(fixture: &str) -> String {
     };
 
     let mut code: Vec<CodeFile> = Vec::new();
-    for f in files.iter().filter(|f| f.kind == SourceKind::Java) {
+    for f in files.iter().filter(|f| f.kind.is_code()) {
         if let Some(text) = walk::read_source(f, &mut warnings) {
-            code.push(parse_java_file(&f.rel, &text));
+            code.extend(crate::lang::parse_code(f.kind, &f.rel, &text));
         }
     }
     let mut knowledge = Knowledge::default();

@@ -11,7 +11,8 @@
 //! a local of the method (its initializer, when it is assigned nowhere else), a parameter
 //! (bound with `@Value("${…}")` or a run-time value), a field of the type or an enclosing
 //! one (its initializer, its `@Value` binding, or the one constructor assignment that sets
-//! it), a static import, or `Type.CONST` of any type of the product. Config placeholders
+//! it), a static import, a Kotlin top-level property of the file's package or of an
+//! imported one, or `Type.CONST` of any type of the product. Config placeholders
 //! resolve through the module's configuration, defaults honoured; one that stays
 //! unresolved makes the value unknown.
 
@@ -311,6 +312,19 @@ impl Scope for At<'_> {
                 if let Some(t) = self.values.type_decl(&owner) {
                     if let Some(found) = self.field_lookup(t, name, depth) {
                         return found;
+                    }
+                }
+            }
+            // A Kotlin top-level property: of the file's package, of an imported one.
+            let packages = std::iter::once(&ctx.package)
+                .chain(ctx.static_single.get(name.as_str()))
+                .chain(ctx.wildcards.iter());
+            for package in packages {
+                for facade in self.values.table.facades(package) {
+                    if let Some(t) = self.values.type_decl(facade) {
+                        if let Some(found) = self.field_lookup(t, name, depth) {
+                            return found;
+                        }
                     }
                 }
             }

@@ -479,9 +479,9 @@ fn the_fixture_company_entry_points_and_consumers_are_found_as_expected_md_says(
         order_events.len() >= 2,
         "payments and notifications each have the topic"
     );
-    // Two listeners (payments, notifications) and the orders stream topology.
+    // Three listeners (payments, notifications, logistics) and the orders stream topology.
     for t in &order_events {
-        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 3);
+        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 4);
     }
 }
 

@@ -8,13 +8,23 @@
 //! to a guess.
 
 mod java;
+mod kotlin;
 mod symbols;
 
 #[cfg(test)]
 mod java_tests;
+#[cfg(test)]
+mod kotlin_tests;
 
-pub(crate) use java::resolve_calls;
 pub(crate) use symbols::SymbolTable;
+
+/// Resolves every call site of `file` with the rules of its language.
+pub(crate) fn resolve_calls(file: &crate::facts::CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
+    match file.language {
+        crate::facts::Language::Java => java::resolve_calls(file, table),
+        crate::facts::Language::Kotlin => kotlin::resolve_calls(file, table),
+    }
+}
 
 /// A method of the product: type fqn, name and erased simple parameter types.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -209,6 +209,7 @@ impl<'s> Extractor<'s> {
                 is_static,
                 wildcard,
                 line: line(node),
+                alias: None,
             });
         }
     }
@@ -553,6 +554,7 @@ impl<'s> Extractor<'s> {
                         name,
                         ty: format!("{ty}{dims}"),
                         annotations: self.modifiers(p).1,
+                        has_default: false,
                     });
                 }
                 "spread_parameter" => {
@@ -573,6 +575,7 @@ impl<'s> Extractor<'s> {
                         name,
                         ty: format!("{ty}[]"),
                         annotations: self.modifiers(p).1,
+                        has_default: false,
                     });
                 }
                 _ => {}
@@ -691,6 +694,7 @@ impl<'s> Extractor<'s> {
                         arg_exprs,
                         arg_texts,
                         arg_values: self.arg_values(node),
+                        arg_names: Vec::new(),
                         kind: if is_super {
                             CallKind::SuperCall
                         } else {
@@ -1200,6 +1204,7 @@ impl<'s> Extractor<'s> {
             arg_exprs,
             arg_texts,
             arg_values: self.arg_values(node),
+            arg_names: Vec::new(),
             kind: CallKind::Method,
             arity_hint: None,
         }
@@ -1221,6 +1226,7 @@ impl<'s> Extractor<'s> {
             arg_exprs,
             arg_texts,
             arg_values: self.arg_values(node),
+            arg_names: Vec::new(),
             kind: CallKind::Constructor,
             arity_hint: None,
         }
@@ -1305,6 +1311,7 @@ impl<'s> Extractor<'s> {
             arg_exprs: Vec::new(),
             arg_texts: Vec::new(),
             arg_values: Vec::new(),
+            arg_names: Vec::new(),
             kind: CallKind::MethodRef,
             arity_hint,
         })

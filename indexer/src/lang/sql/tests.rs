@@ -166,6 +166,13 @@ const ACME_PRODUCTS: &[(&str, &[&str])] = &[
         "notifications",
         &["fixtures/acme/notifications/src/main/resources/schema.sql"],
     ),
+    (
+        "logistics",
+        &[
+            "fixtures/acme/shipping/shipping-service/src/main/resources/db/migration/V2__parcels.sql",
+            "fixtures/acme/shipping/shipping-service/src/main/resources/db/migration/V1__shipments.sql",
+        ],
+    ),
 ];
 
 fn joined<S: AsRef<str>>(items: &[S]) -> String {

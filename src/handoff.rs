@@ -136,7 +136,7 @@ fn request(client: &reqwest::Client, method: reqwest::Method, url: &str) -> reqw
     r
 }
 
-fn products_body(company: &Company) -> Value {
+fn products_body(company: &Company, mode: semgraph_indexer::IndexMode) -> Value {
     let paths = |ps: &[PathBuf]| -> Vec<String> {
         ps.iter()
             .map(|p| {
@@ -154,7 +154,8 @@ fn products_body(company: &Company) -> Value {
             "repos": paths(&p.repos),
             "wiki": paths(&p.wiki),
             "jira": paths(&p.jira),
-        })).collect::<Vec<_>>()
+        })).collect::<Vec<_>>(),
+        "full": mode == semgraph_indexer::IndexMode::Full,
     })
 }
 
@@ -168,13 +169,18 @@ fn message(body: &str) -> String {
 
 /// Hands the run of `company`'s products to `server` as an admin index job and follows it
 /// to its end; returns each product's summary.
-pub fn hand_off(server: &ServerRecord, company: &Company, progress: bool) -> anyhow::Result<Vec<RunSummary>> {
+pub fn hand_off(
+    server: &ServerRecord,
+    company: &Company,
+    progress: bool,
+    mode: semgraph_indexer::IndexMode,
+) -> anyhow::Result<Vec<RunSummary>> {
     let rt = runtime()?;
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
         .build()
         .context("an HTTP client")?;
-    let body = products_body(company).to_string();
+    let body = products_body(company, mode).to_string();
     rt.block_on(async move {
         let start = format!("{}/api/v1/admin/index", server.url);
         let started = Instant::now();

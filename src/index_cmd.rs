@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use semgraph_indexer::{index_product, Company, IndexError, ProductReport, Progress};
+use semgraph_indexer::{index_product_with, Company, IndexError, IndexMode, ProductReport, Progress};
 use semgraph_storage::Store;
 
 /// What to index, as the command line says it.
@@ -23,6 +23,19 @@ pub struct IndexRequest {
     pub paths: Vec<PathBuf>,
     /// Draw progress bars.
     pub progress: bool,
+    /// `--full`: parse every file again instead of reusing the facts of unchanged ones.
+    pub full: bool,
+}
+
+impl IndexRequest {
+    /// Whether the run reuses the facts of unchanged files.
+    pub fn mode(&self) -> IndexMode {
+        if self.full {
+            IndexMode::Full
+        } else {
+            IndexMode::Incremental
+        }
+    }
 }
 
 /// Resolves the request into a company: a config file, `./semgraph.toml`, or the paths.
@@ -85,18 +98,22 @@ impl Progress for Bar {
 /// Indexes every product of `company` into its store, one generation each — or, when a
 /// running `semgraph serve` holds the store, hands the run to that server and follows its
 /// job to the end (`crate::handoff`).
-pub fn index_or_hand_off(company: &Company, progress: bool) -> anyhow::Result<Vec<RunSummary>> {
+pub fn index_or_hand_off(
+    company: &Company,
+    progress: bool,
+    mode: IndexMode,
+) -> anyhow::Result<Vec<RunSummary>> {
     if let Some(server) = crate::handoff::find(&company.store) {
-        return crate::handoff::hand_off(&server, company, progress);
+        return crate::handoff::hand_off(&server, company, progress, mode);
     }
-    Ok(run_index(company, progress)?
+    Ok(run_index(company, progress, mode)?
         .iter()
         .map(RunSummary::from)
         .collect())
 }
 
 /// Indexes every product of `company` into its store, one generation each.
-pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<ProductReport>> {
+pub fn run_index(company: &Company, progress: bool, mode: IndexMode) -> anyhow::Result<Vec<ProductReport>> {
     let store = Store::open(&company.store)?;
     let mut reports = Vec::new();
     for product in &company.products {
@@ -119,7 +136,7 @@ pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<Produc
             files: AtomicU64::new(0),
             planned: AtomicU64::new(0),
         };
-        let report = index_product(&store, company, product, &progress)?;
+        let report = index_product_with(&store, company, product, &progress, mode)?;
         bar.finish_and_clear();
         reports.push(report);
     }
@@ -163,6 +180,13 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
             stat("tables.reads") + stat("tables.writes"),
             r.warnings.len(),
             r.seconds
+        );
+    }
+    for r in reports {
+        let _ = writeln!(
+            out,
+            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file).",
+            r.product, r.code_parsed, r.code_reused
         );
     }
     let _ = writeln!(

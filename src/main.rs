@@ -40,6 +40,11 @@ enum Command {
         /// written to last-index-warnings.txt in the store).
         #[arg(long)]
         verbose: bool,
+        /// Parse every file again. By default a re-index parses only the code files whose
+        /// path or content changed since an earlier run and reuses the facts of the others
+        /// (the graph is the same either way).
+        #[arg(long)]
+        full: bool,
         /// Repositories to index as one product each, named after their folder.
         paths: Vec<PathBuf>,
     },
@@ -180,6 +185,7 @@ fn main() -> anyhow::Result<()> {
             config,
             products,
             verbose,
+            full,
             paths,
         } => {
             let request = semgraph::index_cmd::IndexRequest {
@@ -188,9 +194,11 @@ fn main() -> anyhow::Result<()> {
                 products,
                 paths,
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                full,
             };
             let company = semgraph::index_cmd::company_for(&request)?;
-            let summaries = semgraph::index_cmd::index_or_hand_off(&company, request.progress)?;
+            let summaries =
+                semgraph::index_cmd::index_or_hand_off(&company, request.progress, request.mode())?;
             print!(
                 "{}",
                 semgraph::index_cmd::render_report(&summaries, &company.store, verbose)
@@ -210,6 +218,7 @@ fn main() -> anyhow::Result<()> {
                 products,
                 paths,
                 progress: false,
+                full: false,
             },
             debounce: std::time::Duration::from_millis(debounce_ms.max(10)),
         })?,

@@ -35,6 +35,12 @@ pub struct RunSummary {
     pub warnings: Vec<SummaryWarning>,
     /// Wall time of the run.
     pub seconds: f64,
+    /// Code files the run parsed.
+    #[serde(default)]
+    pub code_parsed: u64,
+    /// Code files whose facts an earlier run's parse gave (content unchanged).
+    #[serde(default)]
+    pub code_reused: u64,
 }
 
 impl From<&ProductReport> for RunSummary {
@@ -55,6 +61,8 @@ impl From<&ProductReport> for RunSummary {
                 })
                 .collect(),
             seconds: r.elapsed.as_secs_f64(),
+            code_parsed: r.code_parsed,
+            code_reused: r.code_reused,
         }
     }
 }

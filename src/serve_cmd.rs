@@ -298,7 +298,7 @@ pub fn up(args: UpArgs) -> anyhow::Result<()> {
         company.store.display()
     );
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let reports = crate::index_cmd::run_index(&company, progress)?;
+    let reports = crate::index_cmd::run_index(&company, progress, semgraph_indexer::IndexMode::Incremental)?;
     let summaries: Vec<crate::index_cmd::RunSummary> = reports.iter().map(Into::into).collect();
     print!(
         "{}",

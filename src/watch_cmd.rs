@@ -110,7 +110,7 @@ fn run(company: &Company, names: &BTreeSet<String>) {
     let mut some = company.clone();
     some.products.retain(|p| names.contains(&p.name));
     let started = Instant::now();
-    match index_or_hand_off(&some, false) {
+    match index_or_hand_off(&some, false, semgraph_indexer::IndexMode::Incremental) {
         Ok(summaries) => {
             for s in &summaries {
                 println!(

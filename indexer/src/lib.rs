@@ -37,4 +37,4 @@ mod walk;
 pub use company::{Company, ProductSource, DEFAULT_STORE};
 pub use error::IndexError;
 pub use outline::{outline, Declaration};
-pub use pipeline::{index_product, NoProgress, ProductReport, Progress};
+pub use pipeline::{index_product, index_product_with, IndexMode, NoProgress, ProductReport, Progress};

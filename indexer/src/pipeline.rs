@@ -13,13 +13,18 @@
 //! its calls, runs the recognisers in parallel (they are pure) and writes what they found.
 //! Anything that goes wrong with one file is a warning on the run; only a store failure
 //! stops it, and then nothing of the run becomes visible.
+//!
+//! A re-index is incremental by default (`cache`): each code file's parsed facts are kept
+//! in the store under a digest of its path, content and the indexer build, and a file
+//! whose digest is there is not parsed again; every stage over the whole product runs
+//! again over the facts, so the graph is exactly the one a full run writes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use semgraph_storage::{CommitSummary, NodeId, ProductWriter, Store, Warning};
+use semgraph_storage::{CommitSummary, FactsDigest, NodeId, ProductWriter, Store, Warning};
 
 use crate::company::{Company, ProductSource};
 use crate::emit::{self, code::CodeNodes, findings::Targets, findings::Topics, Run};
@@ -31,6 +36,10 @@ use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
 use crate::lang::{self, jira, sql, wiki};
 use crate::resolve::{self, SymbolTable};
 use crate::walk::{self, SourceFile, SourceKind};
+
+mod cache;
+use cache::FactsCache;
+pub use cache::IndexMode;
 
 /// Code files parsed at once: bounds the source text held in memory.
 const CHUNK: usize = 64;
@@ -75,16 +84,33 @@ pub struct ProductReport {
     pub elapsed: Duration,
     /// What the commit did.
     pub commit: CommitSummary,
+    /// Code files this run parsed (changed, added, renamed, or every one on a full run).
+    pub code_parsed: u64,
+    /// Code files whose facts were reused from an earlier run (unchanged content).
+    pub code_reused: u64,
 }
 
-/// Indexes one product of `company` into `store` as a new generation and commits it.
+/// Indexes one product of `company` into `store` as a new generation and commits it,
+/// reusing the facts of every code file an earlier run parsed ([`IndexMode::Incremental`]).
 pub fn index_product(
     store: &Store,
     company: &Company,
     product: &ProductSource,
     progress: &dyn Progress,
 ) -> Result<ProductReport, IndexError> {
+    index_product_with(store, company, product, progress, IndexMode::Incremental)
+}
+
+/// [`index_product`], choosing whether earlier runs' facts are reused.
+pub fn index_product_with(
+    store: &Store,
+    company: &Company,
+    product: &ProductSource,
+    progress: &dyn Progress,
+    mode: IndexMode,
+) -> Result<ProductReport, IndexError> {
     let started = Instant::now();
+    let mut cache = FactsCache::new(store, mode);
     let mut w = store.begin(&product.name, &product.area)?;
     let mut run = Run {
         product_names: company.products.iter().map(|p| p.name.clone()).collect(),
@@ -115,7 +141,7 @@ pub fn index_product(
 
     let repo_started = Instant::now();
     for (root, files) in &repos {
-        index_repo(&mut run, &mut w, product_node, root, files, progress)?;
+        index_repo(&mut run, &mut w, &mut cache, product_node, root, files, progress)?;
     }
     w.record_timing("code", repo_started.elapsed());
 
@@ -133,6 +159,10 @@ pub fn index_product(
         w.record_stat(name, *value);
     }
     let commit = w.commit()?;
+    // After the commit: a run that fails keeps the previous run's entries.
+    if let Err(e) = store.retain_facts(&product.name, &cache.used) {
+        tracing::warn!(error = %e, product = %product.name, "cannot prune the facts cache");
+    }
     Ok(ProductReport {
         product: product.name.clone(),
         files: run.files,
@@ -142,6 +172,8 @@ pub fn index_product(
         warnings: run.warnings,
         elapsed: started.elapsed(),
         commit,
+        code_parsed: cache.parsed,
+        code_reused: cache.reused,
     })
 }
 
@@ -221,6 +253,7 @@ fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module
 fn index_repo(
     run: &mut Run,
     w: &mut ProductWriter,
+    cache: &mut FactsCache<'_>,
     product_node: NodeId,
     root: &Path,
     files: &[SourceFile],
@@ -433,7 +466,7 @@ fn index_repo(
         config_index: &config_index,
         config_keys: &config_keys,
     };
-    index_code(run, w, &code)?;
+    index_code(run, w, cache, &code)?;
     for f in files.iter().filter(|f| f.kind != SourceKind::Config) {
         progress.file_done(f.size);
     }
@@ -526,9 +559,24 @@ struct Code<'a> {
     config_keys: &'a [NodeId],
 }
 
-/// One code file after the parallel read: its warnings, and its text and facts when
+/// One code file after the parallel read: its warnings, and its text and digest when
 /// readable.
-type ParsedSource = (Vec<Warning>, Option<(String, CodeFile)>);
+type ReadSource = (Vec<Warning>, Option<(String, FactsDigest)>);
+
+/// One code file before its facts are known: the file, its read warnings, and (when
+/// readable) its text, digest and the bytes the cache holds under the digest.
+type CacheInput<'a> = (
+    &'a SourceFile,
+    Vec<Warning>,
+    Option<(String, FactsDigest, Option<Vec<u8>>)>,
+);
+
+/// One code file with its facts: read warnings, and its text, digest and facts with, when
+/// they were parsed rather than reused, their encoding for the cache.
+type CacheOutput = (
+    Vec<Warning>,
+    Option<(String, FactsDigest, (CodeFile, Option<Vec<u8>>))>,
+);
 
 /// The facts of one code file, by the front-end of its language.
 fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
@@ -536,7 +584,12 @@ fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
 }
 
 /// The code of one repository, in two passes (see the module documentation).
-fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(), IndexError> {
+fn index_code(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    cache: &mut FactsCache<'_>,
+    code: &Code<'_>,
+) -> Result<(), IndexError> {
     let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind.is_code()).collect();
     let mut nodes = CodeNodes::default();
 
@@ -545,23 +598,80 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     let mut knowledge = Knowledge::default();
     // Files a front-end gave up on (over its parse budget): said once, not parsed again.
     let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // The digest of every file read, for the second pass to find its facts again.
+    let mut digests: std::collections::HashMap<String, FactsDigest> = std::collections::HashMap::new();
     for chunk in sources.chunks(CHUNK) {
-        let parsed: Vec<ParsedSource> = chunk
+        let read: Vec<ReadSource> = chunk
             .par_iter()
             .map(|f| {
                 let mut warnings = Vec::new();
-                let parsed = walk::read_source(f, &mut warnings).map(|text| {
-                    let facts = parse_code(f, &text);
-                    (text, facts)
+                let read = walk::read_source(f, &mut warnings).map(|text| {
+                    let digest = cache::digest(&f.rel, &text);
+                    (text, digest)
                 });
-                (warnings, parsed)
+                (warnings, read)
             })
             .collect();
-        for (f, (warnings, parsed)) in chunk.iter().zip(parsed) {
+        let keys: Vec<FactsDigest> = read
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().map(|(_, d)| *d))
+            .collect();
+        let mut cached = if cache.reuse {
+            cache.lookup(&keys)?.into_iter()
+        } else {
+            vec![None; keys.len()].into_iter()
+        };
+        let inputs: Vec<CacheInput<'_>> = chunk
+            .iter()
+            .zip(read)
+            .map(|(f, (warnings, read))| {
+                let read = read.map(|(text, digest)| (text, digest, cached.next().flatten()));
+                (*f, warnings, read)
+            })
+            .collect();
+        // Each file's facts: decoded from the cache, else parsed (and encoded for it).
+        let parsed: Vec<CacheOutput> = inputs
+            .into_par_iter()
+            .map(|(f, warnings, read)| {
+                let read = read.map(|(text, digest, bytes)| {
+                    let facts = match bytes.as_deref().and_then(cache::decode) {
+                        Some(file) => (file, None),
+                        None => {
+                            let file = parse_code(f, &text);
+                            let bytes = cache::encode(&file);
+                            (file, Some(bytes))
+                        }
+                    };
+                    (text, digest, facts)
+                });
+                (warnings, read)
+            })
+            .collect();
+        let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
+        let mut files: Vec<(String, CodeFile)> = Vec::with_capacity(chunk.len());
+        for (f, (warnings, read)) in chunk.iter().zip(parsed) {
             run.warnings.extend(warnings);
-            let Some((text, file)) = parsed else {
+            let Some((text, digest, (file, encoded))) = read else {
+                files.push((String::new(), CodeFile::default()));
                 continue;
             };
+            match encoded {
+                Some(bytes) => {
+                    cache.parsed += 1;
+                    fresh.push((digest, bytes));
+                }
+                None => cache.reused += 1,
+            }
+            cache.used.push(digest);
+            digests.insert(f.rel.clone(), digest);
+            files.push((text, file));
+        }
+        cache.store.cache_facts(&fresh)?;
+        drop(fresh);
+        for (f, (text, file)) in chunk.iter().zip(files) {
+            if !digests.contains_key(&f.rel) {
+                continue;
+            }
             if let Some(reason) = &file.over_budget {
                 run.warn(&f.rel, None, reason.clone());
                 run.stat("files.over-budget", 1);
@@ -617,19 +727,35 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
             Vec<resolve::ResolvedCall>,
             frameworks::Findings,
             frameworks::Findings,
-        )> = chunk
-            .par_iter()
-            .filter_map(|f| {
-                // Problems reading the file were reported by the first pass.
-                let mut already_reported = Vec::new();
-                let text = walk::read_source(f, &mut already_reported)?;
-                let file = parse_code(f, &text);
-                let calls = resolve::resolve_calls(&file, &table);
-                let declared = frameworks::declared(&product, &file);
-                let called = frameworks::calls(&product, &file, &calls);
-                Some((file, calls, declared, called))
-            })
-            .collect();
+        )> = {
+            // The facts the first pass parsed or reused, read back from the cache (a file
+            // unreadable then is skipped now too).
+            let known: Vec<(&SourceFile, FactsDigest)> = chunk
+                .iter()
+                .filter_map(|f| digests.get(&f.rel).map(|d| (*f, *d)))
+                .collect();
+            let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
+            let cached = cache.lookup(&keys)?;
+            known
+                .into_par_iter()
+                .zip(cached)
+                .filter_map(|((f, _), bytes)| {
+                    let file = match bytes.as_deref().and_then(cache::decode) {
+                        Some(file) => file,
+                        None => {
+                            // An entry lost since the first pass: parse the file again.
+                            let mut already_reported = Vec::new();
+                            let text = walk::read_source(f, &mut already_reported)?;
+                            parse_code(f, &text)
+                        }
+                    };
+                    let calls = resolve::resolve_calls(&file, &table);
+                    let declared = frameworks::declared(&product, &file);
+                    let called = frameworks::calls(&product, &file, &calls);
+                    Some((file, calls, declared, called))
+                })
+                .collect()
+        };
         for (file, calls, declared, called) in recognised {
             let targets = Targets {
                 types: &nodes.types,
@@ -816,5 +942,7 @@ mod cloud_tests;
 mod data_tests;
 #[cfg(test)]
 mod http_tests;
+#[cfg(test)]
+mod incremental_tests;
 #[cfg(test)]
 mod tests;

@@ -24,7 +24,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use parking_lot::Mutex;
-use semgraph_indexer::{index_product, Company, NoProgress};
+use semgraph_indexer::{index_product_with, Company, IndexMode, NoProgress};
 use semgraph_queries::{Caller, Document};
 use serde::Serialize;
 
@@ -84,6 +84,9 @@ fn default_area() -> String {
 #[serde(deny_unknown_fields)]
 struct ProductsBody {
     products: Vec<RequestedProduct>,
+    /// Parse every file again rather than reuse the facts of unchanged ones.
+    #[serde(default)]
+    full: bool,
 }
 
 /// Most products, and paths per product, one request may name.
@@ -91,7 +94,8 @@ const MAX_REQUESTED: usize = 256;
 
 /// The products of a `{"products": [...]}` body, checked: names and areas are words,
 /// every path is absolute (the caller's working directory means nothing here).
-fn requested_products(body: &[u8]) -> Result<Vec<semgraph_indexer::ProductSource>, Problem> {
+/// The second value: whether the body asks for a full run (`"full": true`).
+fn requested_products(body: &[u8]) -> Result<(Vec<semgraph_indexer::ProductSource>, IndexMode), Problem> {
     let parsed: ProductsBody = serde_json::from_slice(body).map_err(|e| {
         Problem::invalid(format!(
             "# 422: the products cannot be read\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: {e}. Send \
@@ -105,6 +109,11 @@ fn requested_products(body: &[u8]) -> Result<Vec<semgraph_indexer::ProductSource
             parsed.products.len()
         )));
     }
+    let mode = if parsed.full {
+        IndexMode::Full
+    } else {
+        IndexMode::Incremental
+    };
     let mut out: Vec<semgraph_indexer::ProductSource> = Vec::new();
     for p in parsed.products {
         let word = |w: &str| !w.trim().is_empty() && w.len() <= 200 && !w.contains(['/', '\\', '\0']);
@@ -146,7 +155,7 @@ fn requested_products(body: &[u8]) -> Result<Vec<semgraph_indexer::ProductSource
             jira: p.jira,
         });
     }
-    Ok(out)
+    Ok((out, mode))
 }
 
 /// An index job.
@@ -304,7 +313,7 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
     let described = serde_json::from_slice::<serde_json::Value>(body)
         .ok()
         .is_some_and(|v| v.get("products").is_some());
-    let (company, products) = if described {
+    let (company, products, mode) = if described {
         // The products as a CLI beside the server resolved them (`semgraph index PATH…` or
         // `--config`): only from full-access callers, which `admin_caller` has checked.
         if let Some(q) = query.filter(|q| !q.is_empty()) {
@@ -313,7 +322,7 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
                  the body, send nothing in the query string.\n"
             )));
         }
-        let products = requested_products(body)?;
+        let (products, mode) = requested_products(body)?;
         let mut names: Vec<semgraph_indexer::ProductSource> = products.clone();
         // Mentions of the other products in wiki pages and tickets still find them.
         if let Some(config) = state.company() {
@@ -331,7 +340,7 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
             config_file: None,
             server: None,
         };
-        (company, products)
+        (company, products, mode)
     } else {
         let mut params = query_params(ADMIN_INDEX_PATH, query)?;
         body_params(
@@ -369,7 +378,7 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
             },
             None => company.products.clone(),
         };
-        (company.clone(), products)
+        (company.clone(), products, IndexMode::Incremental)
     };
     let jobs = state.jobs();
     let job = {
@@ -410,7 +419,7 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
         let mut failure = None;
         for product in &products {
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                index_product(worker.store(), &company, product, &NoProgress)
+                index_product_with(worker.store(), &company, product, &NoProgress, mode)
             }));
             worker
                 .metrics()

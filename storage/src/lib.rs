@@ -18,6 +18,7 @@
 mod adjacency;
 mod codec;
 mod error;
+mod facts;
 pub mod keys;
 mod link;
 mod model;
@@ -27,6 +28,7 @@ mod writer;
 
 pub use adjacency::Adjacency;
 pub use error::{Result, StoreError};
+pub use facts::FactsDigest;
 pub use link::UnlinkedRef;
 pub use model::{
     ContentKind, Direction, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId,

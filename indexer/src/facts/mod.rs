@@ -13,7 +13,7 @@
 //! arguments, initializers and assignments for evaluating URLs, topics and SQL.
 
 /// The language a source file is written in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) enum Language {
     /// Java.
     #[default]
@@ -33,7 +33,7 @@ impl Language {
 }
 
 /// Everything one source file declares and calls, with no syntax tree attached.
-#[derive(Debug, Clone, Default)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Default)]
 pub(crate) struct CodeFile {
     pub(crate) path: String,
     /// The language the file is written in.
@@ -54,7 +54,7 @@ pub(crate) struct CodeFile {
 }
 
 /// One `import` line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Import {
     /// The dotted path as written, without `.*`.
     pub(crate) path: String,
@@ -65,7 +65,7 @@ pub(crate) struct Import {
     pub(crate) alias: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TypeKind {
     Class,
     Interface,
@@ -75,7 +75,7 @@ pub(crate) enum TypeKind {
 }
 
 /// A class, interface, enum, record or annotation type.
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct TypeDecl {
     /// `package.Outer.Inner`; anonymous classes are `package.Outer$1`.
     pub(crate) fqn: String,
@@ -104,7 +104,7 @@ pub(crate) struct TypeDecl {
 
 /// An annotation: its name as written and each argument as `(key, values)`; a lone value
 /// has key `value`, string literals are unquoted and arrays are split.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Annotation {
     pub(crate) name: String,
     pub(crate) args: Vec<(String, Vec<String>)>,
@@ -113,7 +113,7 @@ pub(crate) struct Annotation {
     pub(crate) exprs: Vec<(String, Vec<Expr>)>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct FieldDecl {
     pub(crate) name: String,
     pub(crate) ty: String,
@@ -122,7 +122,7 @@ pub(crate) struct FieldDecl {
     pub(crate) line: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct Param {
     pub(crate) name: String,
     /// Declared type as written (`List<String>`, `String...` is recorded as `String[]`).
@@ -134,7 +134,7 @@ pub(crate) struct Param {
 }
 
 /// A method or constructor (constructors are named `<init>`).
-#[derive(Debug, Clone, Default)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Default)]
 pub(crate) struct MethodDecl {
     pub(crate) name: String,
     pub(crate) params: Vec<Param>,
@@ -165,7 +165,7 @@ pub(crate) struct MethodDecl {
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct Local {
     pub(crate) name: String,
     /// Declared type; `None` when not written and not inferable (`var x = f()`, `x -> ...`).
@@ -179,7 +179,7 @@ pub(crate) struct Local {
     pub(crate) init: Option<Receiver>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CallKind {
     Method,
     /// `new X(...)`.
@@ -197,7 +197,7 @@ pub(crate) enum CallKind {
 }
 
 /// What a call is made on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Receiver {
     /// Implicit `this`, or a statically imported method.
     None,
@@ -214,7 +214,7 @@ pub(crate) enum Receiver {
     Other,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CallSite {
     pub(crate) line: usize,
     /// Byte offset, to find the locals in scope.
@@ -275,7 +275,7 @@ pub(crate) fn simple_name(ty: &str) -> String {
 }
 
 /// The shape of an expression, as far as naming things (URLs, topics, SQL) needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Expr {
     /// A string literal or text block, unquoted (escapes kept as written, except `\"`).
     Str(String),

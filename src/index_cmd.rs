@@ -1,7 +1,7 @@
 //! `semgraph index`: index products into a store, with progress bars and a summary.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -111,8 +111,7 @@ pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<Produc
     Ok(reports)
 }
 
-/// The summary printed at the end of `semgraph index`: one row per product, then every
-/// warning with its file.
+/// The table printed at the end of `semgraph index` and `semgraph up`: one row per product.
 pub fn render_summary(reports: &[ProductReport]) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -155,21 +154,25 @@ pub fn render_summary(reports: &[ProductReport]) -> String {
         "\nendpoints include non-HTTP entry points; boundaries are outbound HTTP calls, producer calls and topics; \
          tables touched counts code→table edges (JPA, repositories, SQL strings, MyBatis)."
     );
-    for r in reports {
-        if r.warnings.is_empty() {
-            continue;
+    out
+}
+
+/// What an index run prints when it is done: the table of products, then the warnings by
+/// reason (every one with `verbose`). The full list is written to the store's
+/// [`crate::warnings::WARNINGS_FILE`] first, so the summary can name it.
+pub fn render_report(reports: &[ProductReport], store: &Path, verbose: bool) -> String {
+    let mut out = render_summary(reports);
+    out.push('\n');
+    let written = match crate::warnings::write_full(store, reports) {
+        Ok(path) => Some(path),
+        Err(e) => {
+            tracing::warn!(error = %e, store = %store.display(), "cannot write the list of warnings");
+            None
         }
-        let _ = writeln!(out, "\nWarnings for {} ({}):", r.product, r.warnings.len());
-        for w in &r.warnings {
-            match w.line {
-                Some(line) => {
-                    let _ = writeln!(out, "- {}:{}: {}", w.file, line, w.message);
-                }
-                None => {
-                    let _ = writeln!(out, "- {}: {}", w.file, w.message);
-                }
-            }
-        }
+    };
+    out.push_str(&crate::warnings::render_summary(reports, written.as_deref()));
+    if verbose {
+        out.push_str(&crate::warnings::render_verbose(reports));
     }
     out
 }

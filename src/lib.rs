@@ -8,10 +8,19 @@
 //! - [`mcp`]: the MCP server (six tools proxying into the REST API) over HTTP and stdio.
 //! - [`answer`]: one page of a document as markdown or JSON — what both the server and
 //!   `semgraph query` print.
-//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`], [`backup_cmd`]: the commands.
+//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`], [`backup_cmd`]: the commands;
+//!   [`warnings`]: an index run's warnings summarised by reason.
 //!
 //! The synthetic companies of the benchmarks and tests live in `semgraph-testkit`, outside
 //! the product.
+
+/// The version of the store format this build reads and writes (`docs/storage-format.md`).
+/// `tests/first_run.rs` holds it to the storage crate's own: a store of another version is
+/// refused, and the message names the version this build expects.
+pub const STORE_FORMAT_VERSION: u32 = 1;
+
+/// What `semgraph --version` prints after the name: the release and the store format.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (store format version 1)");
 
 pub mod answer;
 pub mod backup_cmd;
@@ -21,3 +30,16 @@ pub mod query_cmd;
 pub mod serve_cmd;
 pub mod server;
 pub mod status;
+pub mod warnings;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_version_names_the_store_format() {
+        assert!(
+            super::VERSION.ends_with(&format!("(store format version {})", super::STORE_FORMAT_VERSION)),
+            "{}",
+            super::VERSION
+        );
+    }
+}

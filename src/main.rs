@@ -7,10 +7,20 @@ use clap::{Parser, Subcommand};
 
 /// An embedded graph database of a company's software.
 #[derive(Parser, Debug)]
-#[command(name = "semgraph", version, about)]
+#[command(name = "semgraph", version = semgraph::VERSION, about)]
 struct Cli {
+    /// How the log on stderr is written: `text` for a person, `json` (one object a line)
+    /// for a log collector.
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -26,6 +36,10 @@ enum Command {
         /// Index only this product of the config (repeatable).
         #[arg(long = "product")]
         products: Vec<String>,
+        /// Print every warning, not only the summary by reason (the full list is also
+        /// written to last-index-warnings.txt in the store).
+        #[arg(long)]
+        verbose: bool,
         /// Repositories to index as one product each, named after their folder.
         paths: Vec<PathBuf>,
     },
@@ -58,6 +72,9 @@ enum Command {
         /// The address to listen on (default: 127.0.0.1:7420).
         #[arg(long)]
         bind: Option<String>,
+        /// Print every warning of the index run, not only the summary by reason.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Serve the MCP tools on stdin/stdout to a local client (the local user, full access).
     /// Over HTTP, `semgraph serve` answers MCP at /mcp.
@@ -105,16 +122,21 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(semgraph::server::log_filter())
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(semgraph::server::log_filter())
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    match cli.log_format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
     match cli.command {
         Command::Index {
             store,
             config,
             products,
+            verbose,
             paths,
         } => {
             let request = semgraph::index_cmd::IndexRequest {
@@ -126,7 +148,10 @@ fn main() -> anyhow::Result<()> {
             };
             let company = semgraph::index_cmd::company_for(&request)?;
             let reports = semgraph::index_cmd::run_index(&company, request.progress)?;
-            print!("{}", semgraph::index_cmd::render_summary(&reports));
+            print!(
+                "{}",
+                semgraph::index_cmd::render_report(&reports, &company.store, verbose)
+            );
             println!("\nstore: {}", company.store.display());
         }
         Command::Status { store } => {
@@ -140,7 +165,17 @@ fn main() -> anyhow::Result<()> {
         Command::Serve { store, config, bind } => {
             semgraph::serve_cmd::serve(semgraph::serve_cmd::ServeArgs { store, config, bind })?
         }
-        Command::Up { path, store, bind } => semgraph::serve_cmd::up(path.as_deref(), store, bind)?,
+        Command::Up {
+            path,
+            store,
+            bind,
+            verbose,
+        } => semgraph::serve_cmd::up(semgraph::serve_cmd::UpArgs {
+            target: path,
+            store,
+            bind,
+            verbose,
+        })?,
         Command::Mcp { store, config, .. } => {
             semgraph::mcp::run_stdio(semgraph::mcp::StdioArgs { store, config })?
         }

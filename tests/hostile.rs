@@ -574,6 +574,73 @@ fn deep_nesting(repo: &Path, wiki: &Path, jira: &Path, c: &mut Corpus) {
     c.warned("Jira ADF description 10,000 deep", path.display().to_string(), "");
 }
 
+/// 20,000 nested constructs that are never closed, in every language the indexer reads:
+/// the shape on which a parser's error recovery goes superlinear. Each costs at most its
+/// front-end's parse budget (`lang/budget.rs` for tree-sitter), then a warning.
+fn unclosed_nesting(repo: &Path, wiki: &Path, c: &mut Corpus) {
+    let n = 2 * DEEP;
+    let rel = format!("{JAVA_DIR}/unclosed/UnclosedMethods.java");
+    write(
+        repo,
+        &rel,
+        format!(
+            "package com.acme.shop.unclosed;\n\nclass UnclosedMethods {{\n{}",
+            "void m(){\n".repeat(n)
+        ),
+    );
+    c.tolerated("Java method declarations 20,000 deep, never closed", &rel);
+    let rel = format!("{JAVA_DIR}/unclosed/UnclosedParams.java");
+    write(
+        repo,
+        &rel,
+        format!(
+            "package com.acme.shop.unclosed;\n\npublic class UnclosedParams {{\n{}",
+            "public static void m(String[] a, int b) {\n".repeat(n / 4)
+        ),
+    );
+    c.tolerated("Java public methods 5,000 deep, never closed", &rel);
+    let rel = format!("{RES_DIR}/application-unclosed.yml");
+    write(repo, &rel, format!("shop:\n  deep: {}1\n", "[".repeat(n)));
+    c.tolerated("YAML flow sequences 20,000 deep, never closed", &rel);
+    let rel = format!("{RES_DIR}/db/migration/V5__unclosed.sql");
+    write(
+        repo,
+        &rel,
+        format!(
+            "CREATE TABLE unclosed (a INT DEFAULT {}1;\nCREATE TABLE after_unclosed (id INT PRIMARY KEY);\n",
+            "(".repeat(n)
+        ),
+    );
+    c.tolerated("SQL parentheses 20,000 deep, never closed", &rel);
+    c.good_tables.push("after_unclosed".into());
+    let rel = format!("{RES_DIR}/mapper/UnclosedMapper.xml");
+    write(
+        repo,
+        &rel,
+        format!(
+            "<?xml version=\"1.0\"?>\n<mapper namespace=\"com.acme.shop.UnclosedMapper\">\n<select id=\"q\">SELECT * FROM orders {}",
+            "<if test=\"a\">".repeat(n)
+        ),
+    );
+    c.tolerated("MyBatis mapper XML 20,000 deep, never closed", &rel);
+    let rel = format!("{RES_DIR}/openapi-unclosed.json");
+    write(
+        repo,
+        &rel,
+        format!("{{\"openapi\": \"3.0.0\", \"x\": {}", "{\"a\": ".repeat(n)),
+    );
+    c.tolerated("JSON (OpenAPI) 20,000 deep, never closed", &rel);
+    write(
+        wiki,
+        "unclosed.md",
+        format!("# Unclosed\n\n{}x\n\n{}\n", "[".repeat(n), "<div>".repeat(n)),
+    );
+    c.tolerated(
+        "markdown links and HTML blocks 20,000 deep, never closed",
+        "unclosed.md",
+    );
+}
+
 /// 100,000 lines of migration with broken statements between good ones.
 fn big_migration(repo: &Path, c: &mut Corpus) {
     let rel = format!("{RES_DIR}/db/migration/V3__big.sql");
@@ -863,13 +930,14 @@ fn peak_rss_mb(pid: u32) -> Option<u64> {
     Some(kb / 1024)
 }
 
-/// Runs `semgraph index --config FILE` with a hang guard, sampling its peak RSS.
+/// Runs `semgraph index --verbose --config FILE` (every warning printed) with a hang guard, sampling its peak RSS.
 fn index(config: &Path, dir: &Path) -> Run {
     let out_path = dir.join("index.stdout");
     let err_path = dir.join("index.stderr");
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_semgraph"))
         .arg("index")
+        .arg("--verbose")
         .arg("--config")
         .arg(config)
         .current_dir(dir)
@@ -964,6 +1032,7 @@ fn hostile_sources_are_indexed_without_panic_hang_or_blow_up_and_every_skip_is_n
     encodings(&repo, &wiki, &mut c);
     big_files(&repo, &mut c);
     deep_nesting(&repo, &wiki, &root.join("jira"), &mut c);
+    unclosed_nesting(&repo, &wiki, &mut c);
     big_migration(&repo, &mut c);
     bombs(&repo, &mut c);
     file_system(&repo, &outside, &mut c);

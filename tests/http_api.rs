@@ -535,3 +535,177 @@ async fn the_server_indexes_while_it_answers_and_the_cli_prints_the_same_answer(
     assert!(!wrong.status.success());
     assert!(String::from_utf8_lossy(&wrong.stdout).contains("`fqn`"));
 }
+
+/// The samples of a `/metrics` answer, read by a Prometheus text-format parser.
+fn scrape(body: &str) -> prometheus_parse::Scrape {
+    prometheus_parse::Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).expect("a Prometheus exposition")
+}
+
+/// The value of the counter, gauge or untyped sample `metric` with exactly `labels`.
+fn sample(scrape: &prometheus_parse::Scrape, metric: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    scrape
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == metric
+                && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v))
+                && s.labels.len() == labels.len()
+        })
+        .and_then(|s| match s.value {
+            prometheus_parse::Value::Counter(v)
+            | prometheus_parse::Value::Gauge(v)
+            | prometheus_parse::Value::Untyped(v) => Some(v),
+            _ => None,
+        })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_by_route_and_status_with_latency_and_the_store() {
+    let s = TestServer::start(None).await;
+    let c = client();
+    let ok = send(
+        c.get(s.url("/api/v1/code/callers"))
+            .query(&[("fqn", PLACE_ORDER)]),
+    )
+    .await;
+    assert_eq!(ok.status, 200);
+    let wrong = send(
+        c.get(s.url("/api/v1/code/callers"))
+            .query(&[("fqnn", PLACE_ORDER)]),
+    )
+    .await;
+    assert_eq!(wrong.status, 422);
+    // A path no route has is `other`: a caller cannot grow the label set.
+    for junk in ["/no/such/path", "/api/v1/code/nope", "/api/v1/xyz"] {
+        assert_eq!(send(c.get(s.url(junk))).await.status, 404);
+    }
+    let answer = send(c.get(s.url("/metrics"))).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(
+        answer.content_type.starts_with("application/openmetrics-text"),
+        "{}",
+        answer.content_type
+    );
+    assert!(answer.body.trim_end().ends_with("# EOF"), "{}", answer.body);
+    let m = scrape(&answer.body);
+    let requests = "semgraph_http_requests_total";
+    let callers = [("endpoint", "/api/v1/code/callers"), ("method", "GET")];
+    assert_eq!(
+        sample(&m, requests, &[callers[0], callers[1], ("status", "200")]),
+        Some(1.0),
+        "{}",
+        answer.body
+    );
+    assert_eq!(
+        sample(&m, requests, &[callers[0], callers[1], ("status", "422")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(
+            &m,
+            requests,
+            &[("endpoint", "other"), ("method", "GET"), ("status", "404")]
+        ),
+        Some(3.0)
+    );
+    // Latency: a histogram per route, its +Inf bucket counting both requests.
+    let latency = m
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == "semgraph_http_request_duration_seconds"
+                && s.labels.get("endpoint") == Some("/api/v1/code/callers")
+        })
+        .expect("a latency histogram for code/callers");
+    let prometheus_parse::Value::Histogram(buckets) = &latency.value else {
+        panic!("latency is a histogram: {:?}", latency.value);
+    };
+    let inf = buckets
+        .iter()
+        .find(|b| b.less_than.is_infinite())
+        .expect("a +Inf bucket");
+    assert_eq!(inf.count, 2.0);
+    assert!(
+        buckets.windows(2).all(|w| w[0].count <= w[1].count),
+        "buckets are cumulative: {buckets:?}"
+    );
+    // The store: the served generation, its size, each product's nodes.
+    let snapshot = s.state.store().snapshot();
+    assert_eq!(
+        sample(&m, "semgraph_store_generation", &[]),
+        Some(snapshot.generation() as f64)
+    );
+    assert!(sample(&m, "semgraph_store_size_bytes", &[]).is_some_and(|b| b > 0.0));
+    for p in snapshot.products() {
+        assert_eq!(
+            sample(
+                &m,
+                "semgraph_product_nodes",
+                &[("product", &p.name), ("area", &p.area)]
+            ),
+            Some(p.node_count as f64),
+            "{}",
+            p.name
+        );
+    }
+    // No content: the only labels are these, and no value is a parameter a caller sent.
+    let allowed = ["endpoint", "method", "status", "product", "area", "outcome"];
+    for s in &m.samples {
+        for (k, _) in s.labels.iter() {
+            assert!(allowed.contains(&k.as_str()), "label {k} on {}", s.metric);
+        }
+    }
+    assert!(
+        !answer.body.contains(PLACE_ORDER),
+        "no parameter reaches the metrics"
+    );
+
+    // Index runs: each product's counters are there at zero, and a job counts.
+    let runs = "semgraph_index_runs_total";
+    let orders = [("product", "orders"), ("outcome", "committed")];
+    assert_eq!(sample(&m, runs, &orders), Some(0.0), "{}", answer.body);
+    let started = send(
+        c.post(s.url("/api/v1/admin/index"))
+            .body(r#"{"product": "orders"}"#),
+    )
+    .await;
+    assert_eq!(started.status, 202, "{}", started.body);
+    let mut after = None;
+    for _ in 0..600 {
+        let m = scrape(&send(c.get(s.url("/metrics"))).await.body);
+        if sample(&m, runs, &orders) == Some(1.0) {
+            after = Some(m);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let after = after.expect("the index job is counted");
+    assert_eq!(
+        sample(&after, runs, &[("product", "orders"), ("outcome", "failed")]),
+        Some(0.0)
+    );
+    assert!(
+        sample(&after, "semgraph_store_generation", &[]) > Some(snapshot.generation() as f64),
+        "the commit is a new generation"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_tokens_metrics_need_one_of_any_area() {
+    let s = TestServer::start(Some(TOKENS)).await;
+    let c = client();
+    let none = send(c.get(s.url("/metrics"))).await;
+    assert_eq!(none.status, 401, "{}", none.body);
+    let commerce = send(c.get(s.url("/metrics")).bearer_auth("commerce-token-1")).await;
+    assert_eq!(commerce.status, 200, "{}", commerce.body);
+    let m = scrape(&commerce.body);
+    assert!(
+        sample(
+            &m,
+            "semgraph_http_requests_total",
+            &[("endpoint", "/metrics"), ("method", "GET"), ("status", "401")]
+        ) == Some(1.0),
+        "{}",
+        commerce.body
+    );
+}

@@ -24,8 +24,11 @@ fn small_spec() -> JavaCorpusSpec {
     }
 }
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 struct Indexed {
-    _dir: tempfile::TempDir,
+    _dir: std::path::PathBuf,
     store: Store,
     corpus: JavaCorpusReport,
     runs: Vec<ProductReport>,
@@ -35,10 +38,9 @@ struct Indexed {
 fn indexed() -> &'static Indexed {
     static INDEXED: OnceLock<Indexed> = OnceLock::new();
     INDEXED.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let corpus =
-            write_java_company(&dir.path().join("company"), &small_spec()).expect("write the corpus");
-        let store = Store::open(dir.path().join("store")).expect("open store");
+        let dir = scratch::process_dir("java-corpus");
+        let corpus = write_java_company(&dir.join("company"), &small_spec()).expect("write the corpus");
+        let store = Store::open(dir.join("store")).expect("open store");
         let products: Vec<ProductSource> = corpus
             .products
             .iter()
@@ -51,7 +53,7 @@ fn indexed() -> &'static Indexed {
             })
             .collect();
         let company = Company {
-            store: dir.path().join("store"),
+            store: dir.join("store"),
             products: products.clone(),
             config_file: None,
             server: None,

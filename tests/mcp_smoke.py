@@ -4,8 +4,10 @@
 Indexes the fixture company into a temporary store with the given `semgraph` binary,
 starts `semgraph serve` on a free loopback port, and over Streamable HTTP, once with the
 initialize handshake (a session) and once with the SDK's default negotiation: lists the
-tools (expects exactly six) and calls `code` `search` with q=OrderService. Then stops
-the server with SIGTERM and expects it to exit while clients have come and gone.
+tools (expects exactly six) and calls `code` `search` with q=OrderService. Then scrapes
+`/metrics` and reads it with the official Prometheus client's OpenMetrics parser (strict:
+a malformed exposition raises), expecting the MCP requests counted under `/mcp`. Then
+stops the server with SIGTERM and expects it to exit while clients have come and gone.
 
     python tests/mcp_smoke.py path/to/semgraph
 
@@ -24,6 +26,7 @@ import time
 import urllib.request
 
 from mcp import Client
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
 SIX_TOOLS = ["discover", "code", "db", "config", "wiki", "execute"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +83,38 @@ async def check(url: str, mode: str) -> None:
         )
 
 
+def check_metrics(base: str) -> None:
+    with urllib.request.urlopen(f"{base}/metrics", timeout=10) as r:
+        content_type = r.headers.get("content-type", "")
+        text = r.read().decode()
+    if not content_type.startswith("application/openmetrics-text"):
+        fail(f"/metrics answered {content_type!r}")
+    try:
+        families = {f.name: f for f in text_string_to_metric_families(text)}
+    except ValueError as e:
+        fail(f"/metrics is not valid OpenMetrics: {e}\n{text[:2000]}")
+    expected = {
+        "semgraph_http_requests": "counter",
+        "semgraph_http_request_duration_seconds": "histogram",
+        "semgraph_store_generation": "gauge",
+        "semgraph_store_size_bytes": "gauge",
+        "semgraph_product_nodes": "gauge",
+    }
+    # semgraph_index_runs (admin jobs) is there from the start only with a config's products.
+    for name, kind in expected.items():
+        if name not in families:
+            fail(f"/metrics has no {name}: {sorted(families)}")
+        if families[name].type != kind:
+            fail(f"{name} is a {families[name].type}, not a {kind}")
+    mcp = [
+        s
+        for s in families["semgraph_http_requests"].samples
+        if s.labels.get("endpoint") == "/mcp" and s.labels.get("status", "").startswith("2")
+    ]
+    if not mcp:
+        fail("the MCP requests are not counted under endpoint=/mcp")
+
+
 def main() -> None:
     # rmcp closes a session on DELETE and answers 202, which this SDK logs as a failed
     # termination (it expects 200 or 204); the session is closed all the same.
@@ -113,6 +148,7 @@ def main() -> None:
                 wait_healthy(base, server, 60)
                 for mode in ["legacy", "auto"]:
                     asyncio.run(check(f"{base}/mcp", mode))
+                check_metrics(base)
             except SystemExit:
                 server.kill()
                 server.wait()
@@ -125,7 +161,7 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 fail("semgraph serve did not stop within 30s of SIGTERM")
-    print("mcp_smoke: 2 passed, 0 failed")
+    print("mcp_smoke: 3 passed, 0 failed")
 
 
 if __name__ == "__main__":

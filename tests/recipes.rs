@@ -13,17 +13,20 @@ use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Document, Request};
 use semgraph_storage::Store;
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 fn acme() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/acme")
 }
 
 /// The fixture company, indexed once for the whole test binary.
 fn store() -> &'static Store {
-    static STORE: OnceLock<(tempfile::TempDir, Store)> = OnceLock::new();
+    static STORE: OnceLock<(PathBuf, Store)> = OnceLock::new();
     &STORE
         .get_or_init(|| {
-            let dir = tempfile::tempdir().expect("tempdir");
-            let store = Store::open(dir.path()).expect("store");
+            let dir = scratch::process_dir("recipes");
+            let store = Store::open(&dir).expect("store");
             let company = Company::load(&acme().join("semgraph.toml")).expect("config");
             for product in &company.products {
                 index_product(&store, &company, product, &NoProgress).expect("indexes");
@@ -157,12 +160,12 @@ fn every_recipe_opens_with_title_version_and_steps() {
         let doc = ask("recipes", endpoint, &params);
         let lines: Vec<&str> = doc.markdown.lines().collect();
         assert!(lines[0].starts_with("# "), "{endpoint}: title first");
-        // A recipe's version counts the changes of its document's shape.
-        let version = if endpoint == "table-analysis" { 2 } else { 1 };
-        assert_eq!(
-            lines[2],
-            format!("recipe_version: {endpoint}/{version}"),
-            "{endpoint}: version second"
+        let version = lines[2]
+            .strip_prefix(&format!("recipe_version: {endpoint}/"))
+            .unwrap_or_else(|| panic!("{endpoint}: version second, got {}", lines[2]));
+        assert!(
+            version.parse::<u32>().is_ok_and(|v| v >= 1),
+            "{endpoint}: the version is a number: {version}"
         );
         assert_eq!(lines[4], "## Steps executed", "{endpoint}: steps third");
         assert!(
@@ -206,6 +209,63 @@ fn impact_reaches_exactly_the_endpoints_expected_md_lists() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The crossings of endpoint traces by (endpoint, depth): (from, through, into handler).
+type Crossings = std::collections::BTreeMap<(String, String), BTreeSet<(String, String, String)>>;
+
+/// A method as a trace shows it, without its parameter list.
+fn without_params(m: &str) -> &str {
+    m.split('(').next().unwrap_or(m)
+}
+
+#[test]
+fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
+    let mut expected: Crossings = Default::default();
+    for row in expected_rows("Endpoint traces") {
+        expected
+            .entry((row[0].clone(), row[1].clone()))
+            .or_default()
+            .insert((row[2].clone(), row[3].clone(), row[4].clone()));
+    }
+    assert!(!expected.is_empty(), "the Endpoint traces section was read");
+    for ((endpoint, depth), want) in &expected {
+        let doc = ask(
+            "recipes",
+            "endpoint-trace",
+            &[("endpoint", endpoint), ("depth", depth)],
+        );
+        let got: BTreeSet<(String, String, String)> = doc.json["crossings"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| {
+                (
+                    without_params(c["from"].as_str().unwrap_or("")).to_string(),
+                    format!(
+                        "{} {}",
+                        c["kind"].as_str().unwrap_or(""),
+                        c["via"].as_str().unwrap_or("")
+                    ),
+                    without_params(c["handler"].as_str().unwrap_or("")).to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(&got, want, "{endpoint} at depth {depth}");
+        // Every method reached across a boundary says which crossing it came through.
+        let crossed: usize = doc.json["methods_by_depth"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|l| l.as_array().cloned().unwrap_or_default())
+            .filter(|m| m.get("via").is_some())
+            .count();
+        assert!(
+            crossed >= want.len(),
+            "{endpoint}: {crossed} methods marked as reached across a boundary"
+        );
+    }
 }
 
 #[test]
@@ -387,4 +447,304 @@ fn primitive_golden_documents() {
     for (domain, endpoint, params) in cases {
         golden(&format!("{domain}-{endpoint}"), &ask(domain, endpoint, params));
     }
+}
+
+/// A flowchart as the recipes write it, read back by a parser of the subset they emit:
+/// `flowchart LR`, `subgraph ID["label"]` … `end`, nodes `ID<open>"label"<close>`, edges
+/// `A -->|"label"| B`, `A -.->|"label"| B`, `A --> B`. It fails on anything else, and on
+/// what Mermaid itself refuses: an unquoted label, a raw `"` inside one, an id that is not
+/// a plain word or is a keyword (`end`), an edge to an undeclared node, an unclosed
+/// subgraph, an id declared twice.
+#[derive(Debug, Default)]
+struct Diagram {
+    /// Node id → label.
+    nodes: std::collections::BTreeMap<String, String>,
+    /// Subgraph labels.
+    groups: Vec<String>,
+    /// (from, to, label).
+    edges: Vec<(String, String, String)>,
+}
+
+impl Diagram {
+    /// Every label of a node or a subgraph.
+    fn labels(&self) -> BTreeSet<String> {
+        self.nodes.values().chain(&self.groups).cloned().collect()
+    }
+}
+
+fn mermaid_id(id: &str) -> Result<String, String> {
+    const KEYWORDS: &[&str] = &[
+        "end",
+        "graph",
+        "flowchart",
+        "subgraph",
+        "style",
+        "class",
+        "classDef",
+        "click",
+        "linkStyle",
+        "direction",
+    ];
+    let plain = id.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !plain || KEYWORDS.contains(&id) {
+        return Err(format!("bad id `{id}`"));
+    }
+    Ok(id.to_string())
+}
+
+/// `"label"` → label, refusing a raw quote inside it.
+fn quoted(text: &str) -> Result<String, String> {
+    let inner = text
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .ok_or_else(|| format!("unquoted label `{text}`"))?;
+    if inner.contains('"') {
+        return Err(format!("a raw quote in `{text}`"));
+    }
+    Ok(inner
+        .replace("#quot;", "\"")
+        .replace("#lt;", "<")
+        .replace("#gt;", ">")
+        .replace("#35;", "#"))
+}
+
+fn parse_mermaid(text: &str) -> Result<Diagram, String> {
+    let mut lines = text.lines();
+    if lines.next().map(str::trim) != Some("flowchart LR") {
+        return Err("the first line is not `flowchart LR`".into());
+    }
+    let mut d = Diagram::default();
+    let mut open = 0;
+    let mut ids = BTreeSet::new();
+    for line in lines.map(str::trim).filter(|l| !l.is_empty()) {
+        if line == "end" {
+            if open == 0 {
+                return Err("`end` without a subgraph".into());
+            }
+            open -= 1;
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("subgraph ") {
+            let (id, label) = rest.split_once('[').ok_or("a subgraph without a label")?;
+            let id = mermaid_id(id)?;
+            if !ids.insert(id) {
+                return Err(format!("id declared twice: {line}"));
+            }
+            d.groups.push(quoted(
+                label.strip_suffix(']').ok_or("an unclosed subgraph label")?,
+            )?);
+            open += 1;
+            continue;
+        }
+        let arrow = [" -.->", " -->"]
+            .iter()
+            .find_map(|a| line.find(a).map(|at| (at, a.len())));
+        if let Some((at, len)) = arrow {
+            let from = mermaid_id(&line[..at])?;
+            let rest = line[at + len..].trim_start();
+            let (label, to) = match rest.strip_prefix('|') {
+                Some(r) => {
+                    let (label, to) = r.split_once("| ").ok_or("an unclosed edge label")?;
+                    (quoted(label)?, to)
+                }
+                None => (String::new(), rest),
+            };
+            d.edges.push((from, mermaid_id(to.trim())?, label));
+            continue;
+        }
+        let pairs = [
+            ("{{", "}}"),
+            ("([", "])"),
+            ("[(", ")]"),
+            ("[[", "]]"),
+            ("[", "]"),
+            ("(", ")"),
+        ];
+        let (open_at, (o, c)) = pairs
+            .iter()
+            .filter_map(|p| line.find(p.0).map(|at| (at, *p)))
+            .min_by_key(|(at, p)| (*at, std::cmp::Reverse(p.0.len())))
+            .ok_or_else(|| format!("not a node, edge or subgraph: {line}"))?;
+        let id = mermaid_id(&line[..open_at])?;
+        let label = line[open_at + o.len()..]
+            .strip_suffix(c)
+            .ok_or_else(|| format!("a node not closed by `{c}`: {line}"))?;
+        if !ids.insert(id.clone()) {
+            return Err(format!("id declared twice: {line}"));
+        }
+        d.nodes.insert(id, quoted(label)?);
+    }
+    if open != 0 {
+        return Err("an unclosed subgraph".into());
+    }
+    for (a, b, _) in &d.edges {
+        for end in [a, b] {
+            if !d.nodes.contains_key(end) {
+                return Err(format!("an edge to the undeclared node {end}"));
+            }
+        }
+    }
+    Ok(d)
+}
+
+/// The diagram of a document: its one `mermaid` block, parsed.
+fn diagram_of(doc: &Document) -> Diagram {
+    let md = &doc.markdown;
+    let start = md.find("```mermaid\n").expect("a mermaid block") + "```mermaid\n".len();
+    let end = start + md[start..].find("\n```").expect("a closed block");
+    parse_mermaid(&md[start..end]).unwrap_or_else(|e| panic!("{e}:\n{}", &md[start..end]))
+}
+
+/// The cells of column `column` of the first table under `## section`, backticks dropped.
+fn column(doc: &Document, section: &str, column: &str) -> Vec<String> {
+    let mut lines = doc
+        .markdown
+        .lines()
+        .skip_while(|l| l.trim() != format!("## {section}"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with('|'));
+    let Some(header) = lines.next() else {
+        return Vec::new();
+    };
+    let cells = |l: &str| -> Vec<String> {
+        l.trim()
+            .trim_matches('|')
+            .split(" | ")
+            .map(|c| c.trim().replace('`', ""))
+            .collect()
+    };
+    let at = cells(header)
+        .iter()
+        .position(|h| h == column)
+        .unwrap_or_else(|| panic!("no column {column} under {section}"));
+    lines
+        .filter(|l| !l.starts_with("|---"))
+        .map(|l| cells(l)[at].clone())
+        .collect()
+}
+
+/// Whether the diagram names `what`: a label that is it, or is it followed by ` (…)`.
+fn names(d: &Diagram, what: &str) -> bool {
+    d.labels()
+        .iter()
+        .any(|l| l == what || l.starts_with(&format!("{what} (")) || l == &format!("changed: {what}"))
+}
+
+/// `service VERB /path` → (service, `VERB /path`).
+fn split_endpoint(text: &str) -> (String, String) {
+    let (s, r) = text.split_once(' ').unwrap_or((text, ""));
+    (s.to_string(), r.to_string())
+}
+
+#[test]
+fn the_diagrams_name_every_service_and_boundary_of_their_tables() {
+    // endpoint-trace: the services and endpoints called, the tables, the topics.
+    let trace = ask("recipes", "endpoint-trace", &[("endpoint", "POST /api/orders")]);
+    let d = diagram_of(&trace);
+    let mut checked = 0;
+    for t in column(&trace, "Tables", "table") {
+        assert!(names(&d, &t), "table {t} in {:?}", d.labels());
+        checked += 1;
+    }
+    for s in column(&trace, "Outbound HTTP", "target service") {
+        assert!(names(&d, &s), "service {s} in {:?}", d.labels());
+        checked += 1;
+    }
+    for r in column(&trace, "Outbound HTTP", "resolves to") {
+        for target in r.split(", ") {
+            let (service, route) = split_endpoint(target);
+            assert!(
+                names(&d, &service) && names(&d, &route),
+                "{target} in {:?}",
+                d.labels()
+            );
+            checked += 1;
+        }
+    }
+    for t in column(&trace, "Topics produced", "topic") {
+        assert!(names(&d, &t), "topic {t} in {:?}", d.labels());
+        checked += 1;
+    }
+    assert!(
+        names(&d, "orders-service") && names(&d, "POST /api/orders"),
+        "{:?}",
+        d.labels()
+    );
+    assert!(
+        checked >= 6,
+        "the fixture's trace crosses services: {checked} names checked"
+    );
+    for id in d.nodes.keys().filter(|id| d.labels().len() > 1 && *id != "n0") {
+        assert!(
+            d.edges.iter().any(|(_, to, _)| to == id),
+            "every boundary hangs off the path: {id} in {d:?}"
+        );
+    }
+
+    // impact: endpoints reached, callers over HTTP, tables written, topics and consumers.
+    for target in [
+        "com.acme.inventory.service.ReservationService.reserve",
+        "com.acme.orders.events.OrderEventPublisher.publish",
+        "POST /api/orders",
+    ] {
+        let doc = ask("recipes", "impact", &[("target", target)]);
+        let d = diagram_of(&doc);
+        let section = "Endpoints and entry points reached";
+        for (service, name) in
+            column(&doc, section, "service")
+                .into_iter()
+                .zip(column(&doc, section, "endpoint / trigger"))
+        {
+            assert!(
+                names(&d, &service) && names(&d, &name),
+                "{target}: {service} {name} in {:?}",
+                d.labels()
+            );
+        }
+        for e in column(&doc, "Other services calling in over HTTP", "calls endpoint") {
+            let (service, route) = split_endpoint(&e);
+            assert!(
+                names(&d, &service) && names(&d, &route),
+                "{target}: {e} in {:?}",
+                d.labels()
+            );
+        }
+        for p in column(&doc, "Other services calling in over HTTP", "product") {
+            assert!(
+                d.groups.iter().any(|g| g.contains(&p)),
+                "{target}: caller product {p} in {:?}",
+                d.groups
+            );
+        }
+        for t in column(&doc, "Tables written", "table") {
+            assert!(names(&d, &t), "{target}: table {t} in {:?}", d.labels());
+        }
+        for t in column(&doc, "Messaging", "topic") {
+            assert!(names(&d, &t), "{target}: topic {t} in {:?}", d.labels());
+        }
+        for consumers in column(&doc, "Messaging", "consumers (downstream)") {
+            for c in consumers.split(", ").filter(|c| *c != "none indexed") {
+                let product = c
+                    .rsplit_once(" (")
+                    .map(|(_, p)| p.trim_end_matches(')'))
+                    .unwrap_or(c);
+                assert!(
+                    names(&d, product),
+                    "{target}: consumer {product} in {:?}",
+                    d.labels()
+                );
+            }
+        }
+    }
+    let publish = ask(
+        "recipes",
+        "impact",
+        &[("target", "com.acme.orders.events.OrderEventPublisher.publish")],
+    );
+    assert!(
+        !column(&publish, "Messaging", "topic").is_empty(),
+        "the fixture's publisher produces a topic, so the check above saw one"
+    );
 }

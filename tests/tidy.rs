@@ -105,7 +105,7 @@ fn indexer_stage(rel: &str) -> &str {
 /// below it (`pipeline` runs them all; tests and the fuzz bodies may reach anywhere).
 const INDEXER_STAGES: &[&[&str]] = &[
     &["error", "walk", "company"],
-    &["facts"],
+    &["facts", "typemodel"],
     &["lang"],
     &["resolve"],
     &["frameworks"],

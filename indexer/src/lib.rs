@@ -25,6 +25,8 @@ mod pipeline;
 mod resolve;
 #[cfg(test)]
 mod testing;
+#[allow(dead_code)]
+mod typemodel;
 mod walk;
 
 pub use company::{Company, ProductSource, DEFAULT_STORE};

@@ -28,7 +28,7 @@ use crate::facts::CodeFile;
 use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
 use crate::lang::build::{self, BuildFile, BuildKind};
 use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
-use crate::lang::liquibase::ModuleChangelogs;
+use crate::lang::liquibase::{ConfigLookup, ModuleChangelogs};
 use crate::lang::{java, jira, schemas, wiki};
 use crate::resolve::{self, SymbolTable};
 use crate::walk::{self, SourceFile, SourceKind};
@@ -307,12 +307,12 @@ fn index_repo(
 
     // Schemas: scripts and Liquibase changelogs, whose master and parameters come from
     // each module's config.
-    let lookups: Vec<(String, Box<dyn Fn(&str) -> Option<String> + '_>)> = modules
+    let lookups: Vec<(String, ConfigLookup<'_>)> = modules
         .iter()
         .filter(|m| m.deployable)
         .map(|m| {
             let scope = scopes.get(&Some(m.dir.clone())).unwrap_or(&env_only);
-            let lookup: Box<dyn Fn(&str) -> Option<String> + '_> =
+            let lookup: ConfigLookup<'_> =
                 Box::new(move |key: &str| scope.lookup(None, key).map(|v| scope.resolve(&v)));
             (m.dir.clone(), lookup)
         })
@@ -407,6 +407,8 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     // Pass 1: declarations and content of every file; a skeleton of each for the rest.
     let mut skeletons: Vec<CodeFile> = Vec::with_capacity(sources.len());
     let mut knowledge = Knowledge::default();
+    // Files a front-end gave up on (over its parse budget): said once, not parsed again.
+    let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
     for chunk in sources.chunks(CHUNK) {
         let parsed: Vec<ParsedSource> = chunk
             .par_iter()
@@ -424,6 +426,12 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
             let Some((text, file)) = parsed else {
                 continue;
             };
+            if let Some(reason) = &file.over_budget {
+                run.warn(&f.rel, None, reason.clone());
+                run.stat("files.over-budget", 1);
+                over_budget.insert(f.rel.clone());
+                continue;
+            }
             if let Some((line, message)) = file.diagnostics.first() {
                 run.warn(
                     &f.rel,
@@ -462,6 +470,10 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
     // keeping every body): resolve, recognise, write.
     let mut topics = Topics::default();
+    let sources: Vec<&SourceFile> = sources
+        .into_iter()
+        .filter(|f| !over_budget.contains(&f.rel))
+        .collect();
     for chunk in sources.chunks(CHUNK) {
         let recognised: Vec<(
             CodeFile,
@@ -489,6 +501,22 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                 service_of: code.service_of,
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, declared)?;
+            // Call sites a recogniser knows run nothing (a link built from a method).
+            let not_calls: std::collections::HashSet<(&resolve::MethodKey, usize)> = called
+                .items
+                .iter()
+                .filter_map(|f| match f {
+                    frameworks::Finding::NotACall { caller, site } => Some((caller, *site)),
+                    _ => None,
+                })
+                .collect();
+            if !not_calls.is_empty() {
+                run.stat("calls.not-calls", not_calls.len() as u64);
+            }
+            let calls: Vec<resolve::ResolvedCall> = calls
+                .into_iter()
+                .filter(|c| !not_calls.contains(&(&c.caller, c.site)))
+                .collect();
             emit::code::write_calls(run, w, &mut nodes, &file, &calls)?;
             let targets = Targets {
                 types: &nodes.types,

@@ -24,6 +24,7 @@ mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod graph;
+mod mermaid;
 mod pagination;
 mod params;
 mod primitives;

@@ -29,11 +29,12 @@ structure, which every caller may read.
 Tools: `discover`; `code`; `db`; `config`; `wiki` (wiki and Jira: `jira/search`, \
 `jira/issue`); `execute` (recipes).";
 
-/// What every domain tool's description ends with.
-const PLAYBOOK: &str = "Call `discover` first and copy endpoint and parameter names verbatim. Pass \
-`scope` only if the user named a product. FETCH EVERY PAGE: while the result ends with `Page K of \
-N`, K < N, call again with `page` = K+1. Not indexed: say so, never fabricate. A 403 is a \
-permission boundary: say so and answer with structure.";
+/// What every domain tool's description ends with: the rules a model needs on every call.
+/// The rest of the playbook (`scope` only when named, never fabricate, a 403 is a
+/// boundary) is in the server instructions and discover, which a client reads once; the
+/// tool list is paid for on every turn, so it stays under 4,000 characters.
+const PLAYBOOK: &str = "Call `discover` first; copy names verbatim. FETCH EVERY PAGE: while a result \
+ends `Page K of N`, K < N, call again with `page` = K+1.";
 
 /// A tool over one or more API domains: its name, the OpenAPI tags it serves, and the
 /// prefix its endpoint names carry for each tag.
@@ -47,14 +48,12 @@ const DOMAIN_TOOLS: &[DomainTool] = &[
     DomainTool {
         name: "code",
         tags: &[("code", "")],
-        what: "Java code: types, methods, callers and callees, hierarchy, endpoints, outbound HTTP \
-               calls, topics, source.",
+        what: "Code: types, methods, callers, callees, endpoints, HTTP calls, topics, source.",
     },
     DomainTool {
         name: "db",
         tags: &[("db", "")],
-        what: "SQL schemas: tables, columns, indexes, triggers, views, routines, code that reads or \
-               writes a table, DDL.",
+        what: "SQL schemas: tables, columns, indexes, views, triggers, code using a table, DDL.",
     },
     DomainTool {
         name: "config",
@@ -64,13 +63,12 @@ const DOMAIN_TOOLS: &[DomainTool] = &[
     DomainTool {
         name: "wiki",
         tags: &[("wiki", ""), ("jira", "jira/")],
-        what: "Wiki pages and Jira issues (Jira endpoints are `jira/search` and `jira/issue`).",
+        what: "Wiki pages and Jira issues (`jira/search`, `jira/issue`).",
     },
     DomainTool {
         name: "execute",
         tags: &[("recipes", "")],
-        what: "Recipes: a whole question in one call (`impact`: what breaks if a method, type or \
-               endpoint changes).",
+        what: "Recipes: a whole question in one call (`impact`: what breaks if this changes).",
     },
 ];
 
@@ -196,11 +194,7 @@ fn schema(value: Value) -> Arc<JsonObject> {
 }
 
 fn page_property() -> Value {
-    json!({
-        "type": "integer",
-        "minimum": 1,
-        "description": "Page to fetch (default 1)."
-    })
+    json!({ "type": "integer", "minimum": 1 })
 }
 
 fn read_only() -> ToolAnnotations {
@@ -213,7 +207,7 @@ fn read_only() -> ToolAnnotations {
 fn discover_tool(domains: &[String]) -> Tool {
     let mut domain = json!({
         "type": "string",
-        "description": "Only this API domain (`wiki` tool: wiki, jira; `execute`: recipes)."
+        "description": "Only this domain (`wiki` tool: wiki, jira; `execute`: recipes)."
     });
     if !domains.is_empty() {
         domain["enum"] = json!(domains);
@@ -224,8 +218,8 @@ fn discover_tool(domains: &[String]) -> Tool {
     });
     Tool::new(
         DISCOVER,
-        "The catalog of every endpoint: its parameters, their types and defaults. Call it FIRST, no \
-         exceptions, and copy endpoint and parameter names verbatim into the other tools.",
+        "Every endpoint with its parameters, types and defaults. Call it FIRST, and copy endpoint \
+         and parameter names verbatim into the other tools.",
         schema(input),
     )
     .annotate(read_only())
@@ -238,7 +232,7 @@ fn domain_tool(tool: &DomainTool, endpoints: &[&str]) -> Tool {
             "endpoint": { "type": "string", "enum": endpoints },
             "params": {
                 "type": "object",
-                "description": "The endpoint's parameters, names as discover lists them, e.g. {\"fqn\": \"…\"}."
+                "description": "Parameters, named as discover lists them."
             },
             "page": page_property()
         },

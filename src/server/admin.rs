@@ -280,6 +280,9 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 index_product(worker.store(), company, product, &NoProgress)
             }));
+            worker
+                .metrics()
+                .observe_index_run(&product.name, matches!(run, Ok(Ok(_))));
             let report = match run {
                 Ok(Ok(report)) => report,
                 Ok(Err(e)) => {

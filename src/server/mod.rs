@@ -10,6 +10,8 @@
 //!   gateway token [`AREA_HEADER`]) into a [`semgraph_queries::Caller`] or a rejection; it
 //!   is the one place the caller's area is decided, for the REST API and MCP alike.
 //!
+//! - `metrics.rs` serves Prometheus metrics at [`METRICS_PATH`]: requests by endpoint and
+//!   status, latency histograms, index runs, the generation, the store's size.
 //! - `limits.rs` keeps one caller from taking the server from the others: a request
 //!   timeout, a body size limit and a cap on recipes computed at once, each a `[server]`
 //!   key ([`LimitsConfig`]), each answered with a status and a message that says what to do.
@@ -23,6 +25,7 @@ mod backup;
 mod cache;
 mod error;
 mod limits;
+mod metrics;
 mod openapi;
 mod routes;
 
@@ -42,6 +45,7 @@ use semgraph_storage::Store;
 pub use auth::{Auth, AuthRejection, ConfigError, ServerConfig, ALL_AREAS, AREA_HEADER};
 pub use error::ApiError;
 pub use limits::LimitsConfig;
+pub use metrics::METRICS_PATH;
 
 /// The address `semgraph serve` listens on unless told otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";
@@ -79,6 +83,7 @@ struct Shared {
     openapi_json: String,
     jobs: admin::Jobs,
     limiter: limits::Limiter,
+    metrics: metrics::Metrics,
 }
 
 /// Everything a handler needs; one `Arc`, cheap to clone.
@@ -101,6 +106,10 @@ impl AppState {
     pub fn new(store: Store, options: ServerOptions) -> AppState {
         let openapi = openapi::document();
         let openapi_json = openapi.to_json().unwrap_or_else(|_| "{}".into());
+        let metrics = metrics::Metrics::new(routes::every_route());
+        if let Some(company) = &options.company {
+            metrics.expect_index_runs(company.products.iter().map(|p| p.name.as_str()));
+        }
         AppState {
             shared: Arc::new(Shared {
                 store,
@@ -111,6 +120,7 @@ impl AppState {
                 openapi_json,
                 jobs: admin::Jobs::default(),
                 limiter: limits::Limiter::new(options.limits),
+                metrics,
             }),
         }
     }
@@ -149,6 +159,10 @@ impl AppState {
     pub(crate) fn limiter(&self) -> &limits::Limiter {
         &self.shared.limiter
     }
+
+    pub(crate) fn metrics(&self) -> &metrics::Metrics {
+        &self.shared.metrics
+    }
 }
 
 /// The discover catalog for `params` (`domain`, `page`, `page_size`), as
@@ -185,6 +199,7 @@ pub fn api_router(state: AppState) -> Router {
         .route(openapi::ADMIN_JOBS_PATH, any(admin::list_jobs))
         .route(backup::ADMIN_BACKUP_PATH, any(backup::start_backup))
         .route(openapi::HEALTH_PATH, get(routes::healthz))
+        .route(METRICS_PATH, any(metrics::metrics))
         .fallback(routes::not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limits::guard))
         .layer(DefaultBodyLimit::disable())
@@ -192,7 +207,8 @@ pub fn api_router(state: AppState) -> Router {
 }
 
 /// The whole application: the API and the MCP server at `/mcp`, with every request logged
-/// (method, path, status, elapsed; never parameters, bodies or tokens).
+/// (method, path, status, elapsed; never parameters, bodies or tokens) and counted in the
+/// metrics (`/metrics`).
 pub fn app(state: AppState) -> Router {
     app_until(state, tokio_util::sync::CancellationToken::new())
 }
@@ -201,9 +217,9 @@ pub fn app(state: AppState) -> Router {
 fn app_until(state: AppState, closing: tokio_util::sync::CancellationToken) -> Router {
     let mcp = crate::mcp::http_service(&state, closing)
         .layer(middleware::from_fn_with_state(state.clone(), limits::body_guard));
-    api_router(state)
+    api_router(state.clone())
         .nest_service("/mcp", mcp)
-        .layer(middleware::from_fn(log_request))
+        .layer(middleware::from_fn_with_state(state, log_request))
 }
 
 /// What the process logs: `RUST_LOG` (default `info`), except that rmcp is never more
@@ -218,16 +234,19 @@ pub fn log_filter() -> tracing_subscriber::EnvFilter {
     }
 }
 
-async fn log_request(request: Request, next: Next) -> Response {
+async fn log_request(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let started = Instant::now();
     let response = next.run(request).await;
+    let elapsed = started.elapsed();
+    let status = response.status().as_u16();
+    state.metrics().observe_request(&method, &path, status, elapsed);
     tracing::info!(
         %method,
         %path,
-        status = response.status().as_u16(),
-        ms = started.elapsed().as_secs_f64() * 1e3,
+        status,
+        ms = elapsed.as_secs_f64() * 1e3,
         "request"
     );
     response

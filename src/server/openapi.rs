@@ -690,8 +690,12 @@ pub(crate) fn render_discover(doc: &OpenApi, only: Option<&str>) -> (String, Val
         "Copy endpoint and parameter names verbatim. GET takes query parameters; POST takes a JSON \
          object (recipes answer both). Every endpoint also takes `page` (integer ≥1, default 1) and \
          `page_size` (integer {MIN_PAGE_SIZE}..{MAX_PAGE_SIZE}, default {DEFAULT_PAGE_SIZE}): read \
-         every page. Markdown by default; `Accept: application/json` for JSON. Parameters: \
-         `name` type (= default)."
+         every page: FETCH EVERY PAGE before concluding. Markdown by default; `Accept: \
+         application/json` for JSON. Parameters: `name` type (= default).\n\n\
+         `scope` is a product filter: pass it only when the user named a product. A domain or \
+         product that is not indexed is said so: say so too, never fabricate. A 403 is a \
+         permission boundary (content of another area): say so and answer with structure, \
+         which every caller may read."
     );
     let mut listed = Vec::new();
     for domain in domains(doc) {

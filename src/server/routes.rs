@@ -461,8 +461,8 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> Response {
     response
 }
 
-/// Every path the API serves, for the nearest-path hint of a 404.
-fn known_paths() -> Vec<String> {
+/// Every path under `/api/v1` a caller is pointed to, for the nearest-path hint of a 404.
+pub(crate) fn known_paths() -> Vec<String> {
     let mut paths: Vec<String> = catalog().iter().map(EndpointSpec::path).collect();
     paths.extend(
         [
@@ -470,6 +470,20 @@ fn known_paths() -> Vec<String> {
             openapi::OPENAPI_PATH,
             openapi::ADMIN_INDEX_PATH,
             openapi::ADMIN_JOBS_PATH,
+        ]
+        .map(str::to_string),
+    );
+    paths
+}
+
+/// Every route the server answers, for the `endpoint` label of the metrics.
+pub(crate) fn every_route() -> Vec<String> {
+    let mut paths = known_paths();
+    paths.extend(
+        [
+            super::backup::ADMIN_BACKUP_PATH,
+            openapi::HEALTH_PATH,
+            super::metrics::METRICS_PATH,
         ]
         .map(str::to_string),
     );

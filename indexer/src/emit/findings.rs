@@ -54,15 +54,16 @@ pub(crate) struct Topics {
 }
 
 impl Topics {
-    /// The Topic node of `broker`/`name` in this product.
+    /// The Topic node of `broker`/`name` in this product, anchored by `key_name`.
     fn node(
         &mut self,
         run: &mut Run,
         w: &mut ProductWriter,
         broker: &str,
         name: &str,
+        key_name: &str,
     ) -> Result<NodeId, IndexError> {
-        let key = keys::topic(broker, name);
+        let key = keys::topic(broker, key_name);
         if let Some(&id) = self.nodes.get(&key) {
             return Ok(id);
         }
@@ -113,6 +114,14 @@ pub(crate) fn write(
                 }
                 let id = run.add(w, node)?;
                 w.add_edge(id, EdgeKind::Serves, handler)?;
+                // Methods that run before the handler serve the endpoint too, marked so.
+                for before in e.before.iter().filter_map(|k| targets.methods.get(k)) {
+                    let attrs = EdgeAttrs {
+                        lines: Vec::new(),
+                        via: Some("model-attribute".into()),
+                    };
+                    w.add_edge_with(id, EdgeKind::Serves, *before, &attrs)?;
+                }
                 w.add_anchor(id, &keys::http_route(&e.verb, &e.path))?;
                 if let Some((service_node, service_name)) = service {
                     w.add_edge(service_node, EdgeKind::Contains, id)?;
@@ -181,12 +190,17 @@ pub(crate) fn write(
                 let Some(&method) = targets.methods.get(&t.method) else {
                     continue;
                 };
-                topics.node(run, w, t.broker, &t.topic)?;
+                // An in-process topic is keyed by its scope too, so it meets nothing outside it.
+                let key_name = match &t.scope {
+                    Some(scope) => format!("{scope}/{}", t.topic),
+                    None => t.topic.clone(),
+                };
+                topics.node(run, w, t.broker, &t.topic, &key_name)?;
                 let kind = match t.flow {
                     Flow::Consumes => EdgeKind::Consumes,
                     Flow::Produces => EdgeKind::Produces,
                 };
-                w.add_link(method, kind, &keys::topic(t.broker, &t.topic), LinkPolicy::All)?;
+                w.add_link(method, kind, &keys::topic(t.broker, &key_name), LinkPolicy::All)?;
             }
             Finding::Table(u) => {
                 if let Some(from) = targets.owner(&u.owner) {
@@ -225,6 +239,8 @@ pub(crate) fn write(
                     usages.first_missing = Some((u.line, u.key));
                 }
             }
+            // Dropped from the calls before they were written.
+            Finding::NotACall { .. } => {}
             Finding::MethodSql { method, sql } => {
                 if let Some(&node) = targets.methods.get(&method) {
                     w.set_content(node, ContentKind::Sql, &sql)?;

@@ -42,6 +42,9 @@ pub(crate) struct CodeFile {
     pub(crate) types: Vec<TypeDecl>,
     /// `(line, message)` for each syntax error tree-sitter recovered from.
     pub(crate) diagnostics: Vec<(usize, String)>,
+    /// Set when the front-end gave up on the file (its parse went over budget): the
+    /// reason, for the warning; the file has no facts then.
+    pub(crate) over_budget: Option<String>,
 }
 
 /// One `import` line.
@@ -298,4 +301,33 @@ impl MethodDecl {
             .find(|p| p.name == name)
             .map(|p| Some(p.ty.clone()))
     }
+}
+
+/// The top-level type arguments of a written type: `Map<K, List<V>>` → `K`, `List<V>`.
+pub(crate) fn type_args(written: &str) -> Vec<String> {
+    let Some(open) = written.find('<') else {
+        return Vec::new();
+    };
+    let close = written.rfind('>').filter(|&c| c > open).unwrap_or(written.len());
+    let inner = &written[open + 1..close];
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
 }

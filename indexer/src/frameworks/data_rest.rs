@@ -299,6 +299,7 @@ impl Recogniser for DataRest {
                         handler: Owner::Type(t.fqn.clone()),
                         handler_name: t.fqn.clone(),
                         service_file: file.path.clone(),
+                        before: Vec::new(),
                     }));
                 }
             }

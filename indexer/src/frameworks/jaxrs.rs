@@ -38,6 +38,7 @@ impl Recogniser for JaxRs {
                     handler: Owner::Method(MethodKey::of(t, m)),
                     handler_name: format!("{}.{}", t.fqn, m.name),
                     service_file: file.path.clone(),
+                    before: Vec::new(),
                 }));
             }
         }

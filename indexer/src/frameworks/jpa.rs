@@ -104,35 +104,6 @@ pub(crate) struct Entities {
     entity_names: HashMap<String, Vec<String>>,
 }
 
-/// The top-level type arguments of a written type: `Map<K, List<V>>` → `K`, `List<V>`.
-pub(crate) fn type_args(written: &str) -> Vec<String> {
-    let Some(open) = written.find('<') else {
-        return Vec::new();
-    };
-    let close = written.rfind('>').filter(|&c| c > open).unwrap_or(written.len());
-    let inner = &written[open + 1..close];
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut cur = String::new();
-    for c in inner.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(cur.trim().to_string());
-                cur.clear();
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_string());
-    }
-    out
-}
-
 /// A written type name made fully qualified as far as the file tells: single imports, the
 /// file's own types, else the file's package.
 pub(crate) fn qualify(file: &CodeFile, written: &str) -> String {
@@ -169,7 +140,7 @@ pub(crate) fn qualify(file: &CodeFile, written: &str) -> String {
 /// The element type of a collection-typed field (`List<OrderLine>` → `OrderLine`), else
 /// the field's type.
 fn element_type(ty: &str) -> String {
-    match type_args(ty).last() {
+    match facts::type_args(ty).last() {
         Some(last) => last.clone(),
         None => ty.to_string(),
     }
@@ -550,7 +521,7 @@ mod tests {
         assert_eq!(data.table_of("j.Customer").as_deref(), Some("customers"));
         assert_eq!(data.table_of("c.Event"), None);
         assert_eq!(
-            type_args("A>B<C"),
+            facts::type_args("A>B<C"),
             vec!["C".to_string()],
             "malformed text never panics"
         );

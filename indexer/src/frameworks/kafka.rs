@@ -117,6 +117,7 @@ fn topologies(product: &Product<'_>, file: &CodeFile, out: &mut Findings) {
                             broker: "kafka",
                             topic: name.clone(),
                             flow: Flow::Consumes,
+                            scope: None,
                         }));
                     }
                     if matches!(flow, StreamFlow::Produces | StreamFlow::Both) {
@@ -125,6 +126,7 @@ fn topologies(product: &Product<'_>, file: &CodeFile, out: &mut Findings) {
                             broker: "kafka",
                             topic: name,
                             flow: Flow::Produces,
+                            scope: None,
                         }));
                     }
                     out.stat("streams.topics", 1);

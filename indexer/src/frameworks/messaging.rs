@@ -103,6 +103,7 @@ pub(crate) fn listeners(product: &Product<'_>, file: &CodeFile, specs: &[Listene
                         broker: spec.broker,
                         topic: trigger,
                         flow: Flow::Consumes,
+                        scope: None,
                     }));
                     out.stat("entry-points", 1);
                 }
@@ -140,6 +141,7 @@ pub(crate) fn producers(
                     broker: spec.broker,
                     topic,
                     flow: Flow::Produces,
+                    scope: None,
                 }));
                 out.stat("producers", 1);
             }

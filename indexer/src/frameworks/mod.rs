@@ -22,6 +22,7 @@ pub(crate) mod values;
 
 mod data_rest;
 mod feign;
+mod graphql;
 mod jaxrs;
 mod jdbc;
 mod jpa;
@@ -31,11 +32,15 @@ mod messaging;
 mod mockito;
 mod mybatis;
 mod openapi;
+mod quartz;
 mod rest_clients;
 mod scheduling;
 mod servlet;
+mod spring_boot;
 mod spring_config;
 mod spring_data;
+mod spring_events;
+mod spring_hateoas;
 mod spring_mvc;
 
 #[cfg(test)]
@@ -65,6 +70,11 @@ pub(crate) static RECOGNISERS: &[&dyn Recogniser] = &[
     &feign::Feign,
     &jvm::MainMethods,
     &scheduling::Scheduling,
+    &spring_boot::StartupRunners,
+    &quartz::Quartz,
+    &spring_events::SpringEvents,
+    &graphql::GraphQl,
+    &spring_hateoas::SpringHateoas,
     &kafka::Kafka,
     &messaging::Messaging,
     &jdbc::Jdbc,
@@ -127,6 +137,8 @@ pub(crate) struct Knowledge {
     pub(crate) entities: jpa::Entities,
     /// Interfaces that may be Spring Data repositories.
     pub(crate) repositories: spring_data::Repositories,
+    /// `@ControllerAdvice` classes and the `@ModelAttribute` methods they add.
+    pub(crate) advice: spring_mvc::Advice,
 }
 
 impl Knowledge {
@@ -134,6 +146,7 @@ impl Knowledge {
     pub(crate) fn collect(&mut self, file: &CodeFile) {
         self.entities.collect(file);
         self.repositories.collect(file);
+        self.advice.collect(file);
     }
 }
 
@@ -163,6 +176,9 @@ pub(crate) struct Endpoint {
     /// The file whose module names the service that serves it (a descriptor's, for
     /// servlets mapped in `web.xml`).
     pub(crate) service_file: String,
+    /// Methods that run before the handler on every request (Spring MVC's
+    /// `@ModelAttribute` methods of the controller and of its `@ControllerAdvice`).
+    pub(crate) before: Vec<MethodKey>,
 }
 
 /// A non-HTTP entry point: `main`, a scheduled job, a message listener.
@@ -218,6 +234,9 @@ pub(crate) struct TopicUse {
     pub(crate) broker: &'static str,
     pub(crate) topic: String,
     pub(crate) flow: Flow,
+    /// For an in-process topic (Spring application events): the service it lives in; its
+    /// producers and consumers meet only inside it, never across services or products.
+    pub(crate) scope: Option<String>,
 }
 
 /// A read or write of a table, by its name as written.
@@ -282,6 +301,12 @@ pub(crate) enum Finding {
     MethodSql {
         method: MethodKey,
         sql: String,
+    },
+    /// A call site that looks like a call but runs nothing (a HATEOAS link built from a
+    /// method, `linkTo(methodOn(X.class).m())`): no Calls edge, and not unresolved.
+    NotACall {
+        caller: MethodKey,
+        site: usize,
     },
 }
 
@@ -416,6 +441,28 @@ pub(crate) fn caller_decl<'f>(
         .iter()
         .find(|m| m.name == key.name && MethodKey::of(t, m) == *key)?;
     Some((t, m))
+}
+
+/// The first of `names` (external type fqns) that type `fqn` extends or implements,
+/// directly or through its supertypes in the product.
+pub(crate) fn implements(table: &SymbolTable, fqn: &str, names: &[&str]) -> Option<String> {
+    let mut stack = vec![fqn.to_string()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(cur) = stack.pop() {
+        if !seen.insert(cur.clone()) || seen.len() > 64 {
+            continue;
+        }
+        let Some(t) = table.get(&cur) else {
+            continue;
+        };
+        for sup in t.superclass.iter().chain(&t.interfaces) {
+            if let Some(n) = names.iter().find(|n| **n == sup) {
+                return Some((*n).to_string());
+            }
+            stack.push(sup.clone());
+        }
+    }
+    None
 }
 
 /// The skeletons of a repository by type fqn.

@@ -206,6 +206,7 @@ impl Recogniser for OpenApi {
                         handler: Owner::Method(MethodKey::of(t, m)),
                         handler_name: format!("{}.{}", t.fqn, m.name),
                         service_file: file.path.clone(),
+                        before: Vec::new(),
                     }));
                 }
             }

@@ -45,6 +45,7 @@ impl Recogniser for Servlets {
                         handler: Owner::Method(MethodKey::of(t, m)),
                         handler_name: format!("{}.{}", t.fqn, m.name),
                         service_file: file.path.clone(),
+                        before: Vec::new(),
                     }));
                 }
             }
@@ -124,6 +125,7 @@ impl Recogniser for Servlets {
                             handler: Owner::Method(MethodKey::of(owner, m)),
                             handler_name: format!("{}.{}", owner.fqn, m.name),
                             service_file: f.rel.clone(),
+                            before: Vec::new(),
                         }));
                     }
                 }

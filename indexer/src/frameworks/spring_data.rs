@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use super::annotations::{arg, find as annotation, has, short};
-use super::jpa::{jpql_uses, qualify, type_args, Entities};
+use super::jpa::{jpql_uses, qualify, Entities};
 use super::mockito::in_mock_setup;
 use super::values::annotation_text;
 use super::{call_site, Findings, Owner, Product, Recogniser};
@@ -130,7 +130,7 @@ impl Repositories {
                     t.extends
                         .iter()
                         .map(|s| {
-                            let args = type_args(s)
+                            let args = facts::type_args(s)
                                 .iter()
                                 .map(|a| match t.type_params.iter().position(|p| p == a) {
                                     Some(i) => TypeArg::Param(i),

@@ -3,7 +3,12 @@
 //! `@RequestMapping(method = …)` on handler methods (`value`/`path`, arrays of paths).
 //!
 //! A handler returning `Mono`/`Flux` is a WebFlux endpoint; a `@RequestMapping` without a
-//! method answers every verb (`ANY`).
+//! method answers every verb (`ANY`). A controller's `@ModelAttribute` methods (its own, its
+//! superclasses', and those of the `@ControllerAdvice` classes of its service that advise
+//! it — all of them, or those of `basePackages`) run before every handler: they are said
+//! with each endpoint (`Endpoint::before`). An advice restricted by `assignableTypes` or
+//! `annotations` is not applied (which controllers it picks is not read): its methods are
+//! left out rather than guessed onto the wrong endpoints.
 
 use super::annotations::{find, join, short, values};
 use super::{Endpoint, Finding, Findings, Owner, Product, Recogniser};
@@ -19,11 +24,93 @@ const VERBS: &[(&str, &str)] = &[
     ("PatchMapping", "PATCH"),
 ];
 
+/// The `@ModelAttribute` methods of the product's `@ControllerAdvice` classes.
+#[derive(Debug, Default)]
+pub(crate) struct Advice {
+    advices: Vec<AdviceDecl>,
+}
+
+#[derive(Debug)]
+struct AdviceDecl {
+    /// The file it is declared in, whose service it advises.
+    file: String,
+    /// `basePackages`/`value`; empty for every controller.
+    packages: Vec<String>,
+    methods: Vec<MethodKey>,
+}
+
+impl Advice {
+    /// Gathers the advice classes `file` declares.
+    pub(crate) fn collect(&mut self, file: &CodeFile) {
+        for t in &file.types {
+            let Some(a) = find(&t.annotations, "ControllerAdvice")
+                .or_else(|| find(&t.annotations, "RestControllerAdvice"))
+            else {
+                continue;
+            };
+            if !values(a, &["assignableTypes", "annotations", "basePackageClasses"]).is_empty() {
+                continue;
+            }
+            let methods = model_attributes(t);
+            if methods.is_empty() {
+                continue;
+            }
+            self.advices.push(AdviceDecl {
+                file: file.path.clone(),
+                packages: values(a, &["basePackages", "value"]),
+                methods,
+            });
+        }
+    }
+}
+
+/// The `@ModelAttribute` methods of `t` (not its handlers, not static ones).
+fn model_attributes(t: &TypeDecl) -> Vec<MethodKey> {
+    t.methods
+        .iter()
+        .filter(|m| {
+            find(&m.annotations, "ModelAttribute").is_some() && !m.modifiers.iter().any(|x| x == "static")
+        })
+        .filter(|m| mapping_routes(&m.annotations, &[String::new()]).is_empty())
+        .map(|m| MethodKey::of(t, m))
+        .collect()
+}
+
+/// What runs before every handler of controller `t` of `file`.
+fn runs_before(product: &Product<'_>, file: &CodeFile, t: &TypeDecl) -> Vec<MethodKey> {
+    let mut out = model_attributes(t);
+    // Inherited from the controller's superclasses in the product.
+    let mut cur = product.table.get(&t.fqn).and_then(|i| i.superclass.clone());
+    let mut hops = 0;
+    while let Some(sup) = cur {
+        hops += 1;
+        let Some(decl) = product.type_decl(&sup).filter(|_| hops < 16) else {
+            break;
+        };
+        out.extend(model_attributes(decl));
+        cur = product.table.get(&sup).and_then(|i| i.superclass.clone());
+    }
+    let service = (product.service_of)(&file.path);
+    for advice in &product.knowledge.advice.advices {
+        let same_service = (product.service_of)(&advice.file) == service;
+        let picks = advice.packages.is_empty()
+            || advice
+                .packages
+                .iter()
+                .any(|p| t.fqn.starts_with(&format!("{}.", p.trim_end_matches('.'))));
+        if same_service && picks {
+            out.extend(advice.methods.iter().cloned());
+        }
+    }
+    out
+}
+
 pub(crate) struct SpringMvc;
 
 impl Recogniser for SpringMvc {
-    fn declared(&self, _product: &Product<'_>, file: &CodeFile, out: &mut Findings) {
+    fn declared(&self, product: &Product<'_>, file: &CodeFile, out: &mut Findings) {
         for t in file.types.iter().filter(|t| is_controller(t)) {
+            let before = runs_before(product, file, t);
             let mut prefixes = find(&t.annotations, "RequestMapping")
                 .map(|a| values(a, &["value", "path"]))
                 .unwrap_or_default();
@@ -42,6 +129,7 @@ impl Recogniser for SpringMvc {
                         handler: Owner::Method(MethodKey::of(t, m)),
                         handler_name: format!("{}.{}", t.fqn, m.name),
                         service_file: file.path.clone(),
+                        before: before.clone(),
                     }));
                 }
             }
@@ -132,6 +220,45 @@ endpoint PUT /api/orders/a spring-mvc a.OrderController.put (svc/src/main/java/a
 endpoint PUT /api/orders/b spring-mvc a.OrderController.put (svc/src/main/java/a/OrderController.java:7)
 endpoint ANY /api/orders/any spring-mvc a.OrderController.any (svc/src/main/java/a/OrderController.java:8)
 endpoint GET /api/orders/stream webflux a.OrderController.stream (svc/src/main/java/a/OrderController.java:9)
+"#,
+        );
+    }
+
+    #[test]
+    fn model_attribute_methods_run_before_every_handler_of_the_controllers_they_advise() {
+        check(
+            r#"
+//- /web/src/main/java/a/BaseController.java
+package a;
+abstract class BaseController {
+    @ModelAttribute void user(Model m) {}
+}
+//- /web/src/main/java/a/OwnerController.java
+package a;
+@Controller
+class OwnerController extends BaseController {
+    @ModelAttribute("types") List<String> types() { return null; }
+    @GetMapping("/owners") String list(@ModelAttribute Owner filter) { return "owners"; }
+}
+//- /web/src/main/java/a/Advice.java
+package a;
+@ControllerAdvice
+class Advice { @ModelAttribute void version(Model m) {} }
+//- /web/src/main/java/b/Picky.java
+package b;
+@ControllerAdvice(assignableTypes = OwnerController.class)
+class Picky { @ModelAttribute void picky(Model m) {} }
+//- /web/src/main/java/c/Elsewhere.java
+package c;
+@ControllerAdvice(basePackages = "com.other")
+class Elsewhere { @ModelAttribute void other(Model m) {} }
+//- /api/src/main/java/d/OtherService.java
+package d;
+@ControllerAdvice
+class OtherService { @ModelAttribute void notHere(Model m) {} }
+"#,
+            r#"
+endpoint GET /owners spring-mvc a.OwnerController.list after a.OwnerController.types after a.BaseController.user after a.Advice.version (web/src/main/java/a/OwnerController.java:5)
 "#,
         );
     }

@@ -142,8 +142,17 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
         let _ = match item {
             Finding::Endpoint(e) => writeln!(
                 out,
-                "endpoint {} {} {} {} ({}:{})",
-                e.verb, e.path, e.kind, e.handler_name, e.file, e.lines.0
+                "endpoint {} {} {} {}{} ({}:{})",
+                e.verb,
+                e.path,
+                e.kind,
+                e.handler_name,
+                e.before
+                    .iter()
+                    .map(|k| format!(" after {}.{}", k.type_fqn, k.name))
+                    .collect::<String>(),
+                e.file,
+                e.lines.0
             ),
             Finding::EntryPoint(e) => writeln!(
                 out,
@@ -167,13 +176,14 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
             ),
             Finding::Topic(t) => writeln!(
                 out,
-                "topic {} {}:{} by {}.{}",
+                "topic {} {}:{}{} by {}.{}",
                 match t.flow {
                     Flow::Consumes => "consumes",
                     Flow::Produces => "produces",
                 },
                 t.broker,
                 t.topic,
+                t.scope.as_deref().map(|s| format!(" in {s}")).unwrap_or_default(),
                 t.method.type_fqn,
                 t.method.name
             ),
@@ -207,6 +217,9 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
                 if u.defaulted { " (defaulted)" } else { "" }
             ),
             Finding::MethodSql { method, .. } => writeln!(out, "sql {}.{}", method.type_fqn, method.name),
+            Finding::NotACall { caller, site } => {
+                writeln!(out, "not-a-call {}.{} #{site}", caller.type_fqn, caller.name)
+            }
         };
     }
     for w in f.warnings {

@@ -2,6 +2,7 @@
 //! broken file is facts plus warnings). Nothing here knows about storage, frameworks or
 //! other files: a front-end sees one file's text and says what it declares.
 
+pub(crate) mod budget;
 pub(crate) mod build;
 pub(crate) mod config;
 pub(crate) mod java;

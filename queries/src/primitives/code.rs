@@ -879,6 +879,8 @@ pub(crate) fn endpoints(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryErr
 struct EndpointDetails {
     endpoint: EndpointRow,
     handlers: Vec<String>,
+    /// Methods that run before the handler on every request (`@ModelAttribute`).
+    runs_before: Vec<String>,
     http_callers: Vec<(String, String, String)>,
 }
 
@@ -902,7 +904,7 @@ pub(crate) fn endpoint(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryErro
     }
     let mut all = Vec::new();
     for e in &found {
-        let handlers = names(&ctx.neighbor_nodes(e.id, Direction::Out, EdgeKind::Serves)?);
+        let (handlers, before) = served_by(ctx, e)?;
         let mut http_callers = Vec::new();
         for call in ctx.neighbor_nodes(e.id, Direction::In, EdgeKind::Invokes)? {
             for caller in ctx.neighbor_nodes(call.id, Direction::In, EdgeKind::Calls)? {
@@ -925,6 +927,14 @@ pub(crate) fn endpoint(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryErro
                     "handler".into(),
                     handlers.iter().map(|h| tick(h)).collect::<Vec<_>>().join(", "),
                 ],
+                vec![
+                    "runs before it".into(),
+                    if before.is_empty() {
+                        "—".into()
+                    } else {
+                        before.iter().map(|h| tick(h)).collect::<Vec<_>>().join(", ")
+                    },
+                ],
                 vec!["where".into(), row.node.location()],
             ],
             "",
@@ -942,6 +952,7 @@ pub(crate) fn endpoint(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryErro
         all.push(EndpointDetails {
             endpoint: row,
             handlers,
+            runs_before: before,
             http_callers,
         });
     }
@@ -991,12 +1002,13 @@ pub(crate) struct HttpCallRow {
     caller: String,
     caller_product: String,
     client: String,
-    verb: String,
-    url: String,
-    target_service: String,
-    resolves_to: Vec<String>,
+    pub(crate) verb: String,
+    pub(crate) url: String,
+    pub(crate) target_service: String,
+    /// `service VERB /route` of each endpoint the call resolves to.
+    pub(crate) resolves_to: Vec<String>,
     /// The target is outside the company (a host name with a dot, an IP, localhost).
-    external: bool,
+    pub(crate) external: bool,
     location: String,
 }
 
@@ -1017,14 +1029,48 @@ pub(crate) fn http_call_rows(ctx: &Ctx<'_>, calls: &[Node]) -> Result<Vec<HttpCa
             target_service: c.attr("target-service").unwrap_or("").to_string(),
             resolves_to: targets
                 .iter()
-                .map(|t| format!("{} {}", ctx.service_of(t), t.name))
-                .collect(),
+                .map(|t| -> Result<String, QueryError> {
+                    let handlers = handlers_of(ctx, t)?;
+                    Ok(if handlers.is_empty() {
+                        format!("{} {}", ctx.service_of(t), t.name)
+                    } else {
+                        format!("{} {} → {}", ctx.service_of(t), t.name, handlers.join(", "))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
             external: c.attr("external") == Some("yes"),
             location: NodeRef::of(ctx, c).location(),
         });
     }
     rows.sort_by(|a, b| (&a.caller_product, &a.caller, &a.url).cmp(&(&b.caller_product, &b.caller, &b.url)));
     Ok(rows)
+}
+
+/// The handlers that serve endpoint `e` (not the methods that run before them).
+pub(crate) fn handlers_of(ctx: &Ctx<'_>, e: &Node) -> Result<Vec<String>, QueryError> {
+    Ok(served_by(ctx, e)?.0)
+}
+
+/// The methods serving endpoint `e`: its handlers, and the methods that run before them
+/// (`@ModelAttribute`, the Serves edges marked `model-attribute`).
+pub(crate) fn served_by(ctx: &Ctx<'_>, e: &Node) -> Result<(Vec<String>, Vec<String>), QueryError> {
+    let serving = ctx.neighbor_nodes(e.id, Direction::Out, EdgeKind::Serves)?;
+    let edges: Vec<(NodeId, EdgeKind, NodeId)> =
+        serving.iter().map(|n| (e.id, EdgeKind::Serves, n.id)).collect();
+    let attrs = ctx.snap.edge_attrs(&edges)?;
+    let mut handlers = Vec::new();
+    let mut before = Vec::new();
+    for (n, a) in serving.iter().zip(attrs) {
+        let name = n.display_name().to_string();
+        if a.and_then(|a| a.via).as_deref() == Some("model-attribute") {
+            before.push(name);
+        } else {
+            handlers.push(name);
+        }
+    }
+    handlers.sort();
+    before.sort();
+    Ok((handlers, before))
 }
 
 pub(crate) fn http_calls_table(md: &mut Md, rows: &[HttpCallRow], empty: &str) {

@@ -754,7 +754,7 @@ pub(crate) fn ddl(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         }
     }
     let mut found: Vec<Node> = ctx
-        .load(ids.into_iter())?
+        .load(ids)?
         .into_iter()
         .filter(|n| kinds.contains(&n.kind))
         .collect();

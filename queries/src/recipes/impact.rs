@@ -18,6 +18,7 @@ use serde::Serialize;
 use super::{header, more, ROWS};
 use crate::error::QueryError;
 use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
+use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
 use crate::primitives::code::call_lines;
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
@@ -26,7 +27,9 @@ use crate::render::{document, tick};
 use crate::trace::Trace;
 use crate::Document;
 
-const VERSION: &str = "impact/1";
+const VERSION: &str = "impact/2";
+/// Most nodes the diagram draws.
+const DIAGRAM_NODES: usize = 30;
 /// Most methods a blast radius collects before it stops going deeper.
 const BUDGET: u64 = 50_000;
 /// Entry points are searched up to this depth whatever the listing depth: "which endpoints
@@ -60,6 +63,7 @@ struct EntryRow {
 #[derive(Serialize)]
 struct CrossRow {
     caller_product: String,
+    caller_service: String,
     caller: String,
     endpoint: String,
     endpoint_product: String,
@@ -71,6 +75,8 @@ struct TopicRow {
     broker: String,
     produced_by: Vec<String>,
     consumers: Vec<String>,
+    /// The products of the consumers, each once.
+    consumer_products: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -93,6 +99,8 @@ struct Impact {
     target: String,
     depth: u32,
     targets: Vec<NodeRef>,
+    /// The service of each target, in the same order.
+    target_services: Vec<String>,
     affected_methods: usize,
     affected_products: Vec<String>,
     callers: Vec<CallerRow>,
@@ -161,6 +169,31 @@ fn resolve_seed(ctx: &Ctx<'_>, target: &str) -> Result<(Vec<Node>, String), Quer
         format!("{} method(s)", methods.len())
     };
     Ok((methods, how))
+}
+
+/// The service a method or type is deployed in: the Service node whose folder holds its
+/// file (up the Contains edges: method → type → file → service), else what
+/// [`Ctx::service_of`] says (the product, for code outside any module).
+fn code_service(ctx: &Ctx<'_>, node: &Node) -> Result<String, QueryError> {
+    let mut frontier = vec![node.clone()];
+    for _ in 0..6 {
+        let mut next = Vec::new();
+        for n in &frontier {
+            for parent in ctx.neighbor_nodes(n.id, Direction::In, EdgeKind::Contains)? {
+                if parent.kind == NodeKind::Service {
+                    return Ok(parent.name);
+                }
+                if matches!(parent.kind, NodeKind::Type | NodeKind::File | NodeKind::Package) {
+                    next.push(parent);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    Ok(ctx.service_of(node))
 }
 
 fn via_word(v: Via) -> &'static str {
@@ -422,6 +455,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 for e in served {
                     rows.push(CrossRow {
                         caller_product: ctx.product_name(n.product),
+                        caller_service: code_service(ctx, n)?,
                         caller: method_display(n),
                         endpoint: format!("{} {}", ctx.service_of(&e), e.name),
                         endpoint_product: ctx.product_name(e.product),
@@ -475,17 +509,20 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                         broker,
                         produced_by: Vec::new(),
                         consumers: Vec::new(),
+                        consumer_products: Vec::new(),
                     });
                 if let Some(p) = loaded.get(&m) {
                     row.produced_by.push(method_display(p));
                 }
-                row.consumers.extend(
-                    consumed
-                        .iter()
-                        .filter(|&&(topic, _)| topic == t.id.0)
-                        .filter_map(|(_, c)| loaded.get(c))
-                        .map(|c| format!("{} ({})", method_display(c), ctx.product_name(c.product))),
-                );
+                for c in consumed
+                    .iter()
+                    .filter(|&&(topic, _)| topic == t.id.0)
+                    .filter_map(|(_, c)| loaded.get(c))
+                {
+                    let product = ctx.product_name(c.product);
+                    row.consumers.push(format!("{} ({product})", method_display(c)));
+                    row.consumer_products.push(product);
+                }
             }
             let mut rows: Vec<TopicRow> = merged.into_values().collect();
             for r in &mut rows {
@@ -493,6 +530,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 r.produced_by.dedup();
                 r.consumers.sort();
                 r.consumers.dedup();
+                r.consumer_products.sort();
+                r.consumer_products.dedup();
             }
             let consumers: usize = rows.iter().map(|r| r.consumers.len()).sum();
             let msg = format!("{} topic(s), {consumers} consumer(s)", rows.len());
@@ -648,6 +687,10 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         target: target.clone(),
         depth,
         targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
+        target_services: seeds_nodes
+            .iter()
+            .map(|n| code_service(ctx, n))
+            .collect::<Result<_, _>>()?,
         affected_methods: production.len() as usize,
         affected_products,
         callers_not_shown: callers_total - callers.len(),
@@ -713,6 +756,9 @@ fn render(r: &Impact, include_tests: bool) -> String {
             r.depth
         ));
     }
+
+    md.h2("Diagram");
+    diagram(r).write(&mut md);
 
     md.h2("Targets");
     let rows: Vec<Vec<String>> = r
@@ -877,4 +923,95 @@ fn render(r: &Impact, include_tests: bool) -> String {
         md.code("java", &s.location, &s.code);
     }
     md.finish()
+}
+
+/// `Type.method` of `package.Type.method(…)`: enough to tell nodes apart in a picture.
+fn short(display: &str) -> String {
+    let name = display.split('(').next().unwrap_or(display);
+    let parts: Vec<&str> = name.rsplitn(3, '.').collect();
+    match parts.as_slice() {
+        [m, t, _] => format!("{t}.{m}"),
+        _ => name.to_string(),
+    }
+}
+
+/// The service subgraph of a node: (key, label naming the product when it differs).
+fn group_of(service: &str, product: &str) -> (String, String) {
+    let label = if service == product || product.is_empty() {
+        service.to_string()
+    } else {
+        format!("{service} ({product})")
+    };
+    (service.to_string(), label)
+}
+
+/// What the change reaches across services: the endpoints and entry points that lead to it
+/// (each in its service), the services calling those endpoints over HTTP, the topics
+/// produced on the way and the products consuming them, the tables written.
+fn diagram(r: &Impact) -> Flowchart {
+    let mut chart = Flowchart::new(DIAGRAM_NODES);
+    let change = "change";
+    let services: std::collections::BTreeSet<(&str, &str)> = r
+        .targets
+        .iter()
+        .zip(&r.target_services)
+        .map(|(t, s)| (s.as_str(), t.product.as_str()))
+        .collect();
+    let label = match r.targets.as_slice() {
+        [one] => format!("changed: {}", short(one.display())),
+        many => format!("changed: {} ({} methods)", r.target, many.len()),
+    };
+    let group = match services.iter().next() {
+        Some((s, p)) if services.len() == 1 => Some(group_of(s, p)),
+        _ => None,
+    };
+    chart.node(
+        change,
+        &label,
+        Shape::Hexagon,
+        group.as_ref().map(|(k, l)| (k.as_str(), l.as_str())),
+        "change",
+    );
+    for e in r.endpoints.iter().chain(&r.entry_points) {
+        let key = format!("endpoint:{} {}", e.service, e.name);
+        let (g, l) = group_of(&e.service, &e.product);
+        chart.node(&key, &e.name, Shape::Box, Some((&g, &l)), "endpoint");
+        let how = if e.depth == 0 {
+            "handled by".to_string()
+        } else {
+            format!("{} hop(s)", e.depth)
+        };
+        chart.edge(&key, change, &how, Line::Solid);
+    }
+    for c in &r.other_products {
+        let key = format!("caller:{}", c.caller);
+        let (g, l) = group_of(&c.caller_service, &c.caller_product);
+        chart.node(&key, &short(&c.caller), Shape::Box, Some((&g, &l)), "caller");
+        let (service, route) = c.endpoint.split_once(' ').unwrap_or((c.endpoint.as_str(), ""));
+        let target = format!("endpoint:{}", c.endpoint);
+        let (tg, tl) = group_of(service, &c.endpoint_product);
+        chart.node(&target, route, Shape::Box, Some((&tg, &tl)), "endpoint");
+        chart.edge(&key, &target, "HTTP", Line::Solid);
+    }
+    for t in &r.topics {
+        let key = format!("topic:{}", t.topic);
+        let label = if t.broker.is_empty() {
+            t.topic.clone()
+        } else {
+            format!("{} ({})", t.topic, t.broker)
+        };
+        chart.node(&key, &label, Shape::Subroutine, None, "topic");
+        chart.edge(change, &key, "produced on the way", Line::Dotted);
+        for p in &t.consumer_products {
+            let consumer = format!("product:{p}");
+            chart.node(&consumer, p, Shape::Box, None, "consumer");
+            chart.edge(&key, &consumer, "consumed by", Line::Dotted);
+        }
+    }
+    for t in &r.tables_written {
+        let key = format!("table:{}.{}", t.product, t.table);
+        chart.node(&key, &t.table, Shape::Cylinder, None, "table");
+        chart.edge(change, &key, "written on the way", Line::Solid);
+    }
+    chart
 }

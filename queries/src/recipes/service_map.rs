@@ -10,12 +10,15 @@ use serde::Serialize;
 use super::header;
 use crate::error::QueryError;
 use crate::graph::Ctx;
+use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
 use crate::render::{document, tick};
 use crate::trace::Trace;
 use crate::Document;
 
 const VERSION: &str = "service-map/1";
+/// Most nodes the diagram draws.
+const DIAGRAM_NODES: usize = 60;
 
 #[derive(Serialize, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Dependency {
@@ -133,42 +136,28 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         return document(&title, md.finish(), &result);
     }
     md.h2("Diagram");
-    let mut mermaid = String::from("graph LR\n");
-    let id = |p: &str| {
-        p.chars()
-            .map(|c| if c.is_alphanumeric() { c } else { '_' })
-            .collect::<String>()
-    };
-    let mut by_area: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut chart = Flowchart::new(DIAGRAM_NODES);
     for (p, a) in &result.products {
-        by_area.entry(a).or_default().push(p);
-    }
-    for (area, ps) in &by_area {
-        mermaid.push_str(&format!(
-            "  subgraph {}[\"area: {area}\"]\n",
-            id(&format!("area_{area}"))
-        ));
-        for p in ps {
-            mermaid.push_str(&format!("    {}[\"{p}\"]\n", id(p)));
-        }
-        mermaid.push_str("  end\n");
+        chart.node(p, p, Shape::Box, Some((a, &format!("area: {a}"))), "product");
     }
     let mut edges: BTreeMap<(String, String, &str), usize> = BTreeMap::new();
     for d in &result.dependencies {
         *edges.entry((d.from.clone(), d.to.clone(), d.kind)).or_default() += 1;
     }
     for ((from, to, kind), n) in &edges {
-        let arrow = if *kind == "messaging" { "-.->" } else { "-->" };
-        mermaid.push_str(&format!("  {} {arrow}|{kind} ×{n}| {}\n", id(from), id(to)));
+        let line = if *kind == "messaging" {
+            Line::Dotted
+        } else {
+            Line::Solid
+        };
+        chart.edge(from, to, &format!("{kind} ×{n}"), line);
     }
     for (p, host) in &result.external_hosts {
-        mermaid.push_str(&format!(
-            "  {} -->|http| {}([\"{host}\"])\n",
-            id(p),
-            id(&format!("ext_{host}"))
-        ));
+        let key = format!("external:{host}");
+        chart.node(&key, host, Shape::Stadium, None, "external service");
+        chart.edge(p, &key, "http", Line::Solid);
     }
-    md.code("mermaid", "", &mermaid);
+    chart.write(&mut md);
     md.h2("Dependencies");
     let rows: Vec<Vec<String>> = result
         .dependencies

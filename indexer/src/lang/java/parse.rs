@@ -72,9 +72,12 @@ pub(crate) fn parse_java_file(path: &str, source: &str) -> CodeFile {
             .push((0, format!("tree-sitter-java could not be loaded: {err}")));
         return file;
     }
-    let Some(tree) = parser.parse(source, None) else {
-        file.diagnostics.push((0, "tree-sitter gave no tree".to_string()));
-        return file;
+    let tree = match crate::lang::budget::parse(&mut parser, source) {
+        Ok((tree, _)) => tree,
+        Err(over) => {
+            file.over_budget = Some(over.message);
+            return file;
+        }
     };
     let root = tree.root_node();
     let mut ex = Extractor {

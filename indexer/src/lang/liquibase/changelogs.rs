@@ -18,6 +18,9 @@ use super::changes::{self, Expander, Step};
 use super::{formatted, Body, ChangeSet, Changelog, Entry, Format};
 use crate::lang::sql::{self, ChangeSetRef, Origin, Schema, SqlDialect};
 
+/// How a module's config answers a key: its value, placeholders resolved.
+pub(crate) type ConfigLookup<'a> = Box<dyn Fn(&str) -> Option<String> + 'a>;
+
 /// A deployable module: its folder and how its config answers a key.
 pub(crate) struct ModuleChangelogs<'a> {
     /// The module's folder relative to the repository root (`""` for the root).
@@ -477,7 +480,7 @@ fn apply_changeset(
                 match step {
                     Step::Statement(statement, line) => {
                         out.statements += 1;
-                        schema.apply_at(statement, line);
+                        schema.apply_at(*statement, line);
                     }
                     Step::Sql {
                         text,

@@ -83,8 +83,8 @@ impl<'a> Expander<'a> {
 /// What applying a change takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Step {
-    /// A schema fact, at a line of the changelog.
-    Statement(SchemaStatement, u32),
+    /// A schema fact, at a line of the changelog (boxed: it is much larger than the rest).
+    Statement(Box<SchemaStatement>, u32),
     /// SQL text to read with the SQL front-end; `offset` lines of the file come before it.
     Sql {
         /// The statements.
@@ -114,6 +114,13 @@ pub(crate) enum Step {
         /// The line of the change.
         line: u32,
     },
+}
+
+impl Step {
+    /// The step that applies `statement`, read at `line`.
+    fn statement(statement: SchemaStatement, line: u32) -> Step {
+        Step::Statement(Box::new(statement), line)
+    }
 }
 
 /// The steps of a changeset's changes, and what could not be read.
@@ -189,7 +196,7 @@ fn change(el: &Element, dbms: Option<&str>, x: &Expander<'_>, source: &str, out:
         });
     };
     let alter = |out: &mut Read, table: &str, ops: Vec<AlterOp>| {
-        out.steps.push(Step::Statement(
+        out.steps.push(Step::statement(
             SchemaStatement::AlterTable {
                 table: table.to_owned(),
                 ops,
@@ -204,10 +211,10 @@ fn change(el: &Element, dbms: Option<&str>, x: &Expander<'_>, source: &str, out:
             };
             let (table, indexes) = create_table(el, x, &name, source);
             out.steps
-                .push(Step::Statement(SchemaStatement::CreateTable(table), line));
+                .push(Step::statement(SchemaStatement::CreateTable(table), line));
             for ix in indexes {
                 out.steps
-                    .push(Step::Statement(SchemaStatement::CreateIndex(ix), line));
+                    .push(Step::statement(SchemaStatement::CreateIndex(ix), line));
             }
         }
         "addColumn" => {
@@ -343,7 +350,7 @@ fn change(el: &Element, dbms: Option<&str>, x: &Expander<'_>, source: &str, out:
                 .children_named("column")
                 .filter_map(|c| get(c, x, "name"))
                 .collect();
-            out.steps.push(Step::Statement(
+            out.steps.push(Step::statement(
                 SchemaStatement::CreateIndex(Index {
                     name: Some(index),
                     table: name,
@@ -457,7 +464,7 @@ fn change(el: &Element, dbms: Option<&str>, x: &Expander<'_>, source: &str, out:
 }
 
 fn drop_object(out: &mut Read, kind: ObjectKind, name: String, line: u32) {
-    out.steps.push(Step::Statement(
+    out.steps.push(Step::statement(
         SchemaStatement::Drop {
             kind,
             names: vec![name],

@@ -24,7 +24,7 @@ mod xml;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use changelogs::{apply_changelogs, plan, ModuleChangelogs, Plan, Sources};
+pub(crate) use changelogs::{apply_changelogs, plan, ConfigLookup, ModuleChangelogs, Plan, Sources};
 pub(crate) use formatted::is_formatted_sql;
 
 use crate::lang::sql::{SqlDialect, SqlWarning};
@@ -236,19 +236,20 @@ fn from_root(root: &Element, format: Format, source: &dyn Fn(&Element, usize) ->
     };
     for (i, el) in root.children.iter().enumerate() {
         match el.name.as_str() {
-            "property" => match (el.attr("name"), el.attr("value")) {
-                (Some(name), Some(value)) => log.properties.push(Property {
-                    name: name.to_owned(),
-                    value: value.to_owned(),
-                    dbms: el.attr("dbms").map(str::to_owned),
-                    context: el
-                        .attr("context")
-                        .or_else(|| el.attr("contextFilter"))
-                        .map(str::to_owned),
-                }),
+            "property" => {
                 // A property read from a file (`file=…`) is not followed.
-                _ => {}
-            },
+                if let (Some(name), Some(value)) = (el.attr("name"), el.attr("value")) {
+                    log.properties.push(Property {
+                        name: name.to_owned(),
+                        value: value.to_owned(),
+                        dbms: el.attr("dbms").map(str::to_owned),
+                        context: el
+                            .attr("context")
+                            .or_else(|| el.attr("contextFilter"))
+                            .map(str::to_owned),
+                    });
+                }
+            }
             "include" => match el.attr("file") {
                 Some(file) => log.entries.push(Entry::Include {
                     file: file.to_owned(),

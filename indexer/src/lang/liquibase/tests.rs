@@ -201,6 +201,14 @@ fn read_steps(
     (read.steps, unresolved)
 }
 
+/// The schema fact of the first step, when it is one.
+fn first_statement(steps: &[Step]) -> Option<&SchemaStatement> {
+    match steps.first() {
+        Some(Step::Statement(statement, _)) => Some(statement.as_ref()),
+        _ => None,
+    }
+}
+
 fn prop(name: &str, value: &str, dbms: Option<&str>) -> Property {
     Property {
         name: name.into(),
@@ -237,7 +245,7 @@ fn placeholders_use_spring_parameters_then_properties_and_leave_per_dbms_values_
         ],
         &config,
     );
-    let Some(Step::Statement(SchemaStatement::AlterTable { table, ops }, _)) = steps.first() else {
+    let Some(SchemaStatement::AlterTable { table, ops }) = first_statement(&steps) else {
         panic!("{steps:?}");
     };
     assert_eq!(
@@ -266,7 +274,7 @@ fn placeholders_use_spring_parameters_then_properties_and_leave_per_dbms_values_
         &|_| None,
     );
     assert!(unresolved.is_empty(), "{unresolved:?}");
-    let Some(Step::Statement(SchemaStatement::AlterTable { ops, .. }, _)) = steps.first() else {
+    let Some(SchemaStatement::AlterTable { ops, .. }) = first_statement(&steps) else {
         panic!("{steps:?}");
     };
     let AlterOp::AddColumn(column) = &ops[0] else {

@@ -164,6 +164,28 @@ fn kotlin_product_golden_documents() {
 }
 
 #[test]
+fn schema_golden_documents() {
+    // A Liquibase table: its changesets, named keys and the code that uses it.
+    golden("db-table-products", &ask("db", "table", &[("name", "products")]));
+    // One table name in two products: both answered, each with its own keys.
+    golden(
+        "db-table-subscriptions",
+        &ask("db", "table", &[("name", "subscriptions")]),
+    );
+    golden("db-columns-prices", &ask("db", "columns", &[("table", "prices")]));
+    // Two changesets, one per database, define one table: both listed, and how they differ.
+    golden(
+        "table-analysis-search-terms",
+        &ask("recipes", "table-analysis", &[("table", "search_terms")]),
+    );
+    // A trigger is found by its own name and by `table.trigger`.
+    let by_name = ask("db", "ddl", &[("name", "trg_orders_audit")]);
+    let by_table = ask("db", "ddl", &[("name", "orders.trg_orders_audit")]);
+    assert_eq!(by_name.json, by_table.json);
+    golden("db-ddl-trigger", &by_name);
+}
+
+#[test]
 fn every_recipe_opens_with_title_version_and_steps() {
     let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
     for (endpoint, params) in [

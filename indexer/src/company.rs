@@ -197,6 +197,7 @@ mod tests {
             vec![
                 ("orders", "commerce"),
                 ("inventory", "commerce"),
+                ("catalog", "commerce"),
                 ("payments", "finance"),
                 ("notifications", "platform"),
                 ("logistics", "commerce")

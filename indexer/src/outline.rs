@@ -193,9 +193,10 @@ fn sql_outline(path: &str, text: &str) -> Vec<Declaration> {
                 ));
             }
             SchemaStatement::CreateTrigger(t) => {
+                // Named as the graph names it: trigger names are unique per table.
                 out.push(decl(
                     "trigger",
-                    keys::table_name(&t.name),
+                    format!("{}.{}", keys::table_name(&t.table), keys::table_name(&t.name)),
                     &t.name,
                     statement_at(t.line),
                 ));
@@ -259,7 +260,11 @@ fn sql_outline(path: &str, text: &str) -> Vec<Declaration> {
                     d.action = "alters";
                     out.push(d);
                 }
-                SchemaStatement::Drop { kind, names } => {
+                SchemaStatement::Drop { kind, names, on } => {
+                    let trigger_on = match (kind, on) {
+                        (ObjectKind::Trigger, Some(table)) => Some(keys::table_name(&table)),
+                        _ => None,
+                    };
                     let kind = match kind {
                         ObjectKind::Table => "table",
                         ObjectKind::View => "view",
@@ -268,7 +273,11 @@ fn sql_outline(path: &str, text: &str) -> Vec<Declaration> {
                         ObjectKind::Routine => "routine",
                     };
                     for n in names {
-                        let mut d = decl(kind, keys::table_name(&n), &n, span);
+                        let fqn = match &trigger_on {
+                            Some(table) => format!("{table}.{}", keys::table_name(&n)),
+                            None => keys::table_name(&n),
+                        };
+                        let mut d = decl(kind, fqn, &n, span);
                         d.action = "drops";
                         out.push(d);
                     }

@@ -33,7 +33,8 @@ use crate::facts::CodeFile;
 use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
 use crate::lang::build::{self, BuildFile, BuildKind};
 use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
-use crate::lang::{self, jira, sql, wiki};
+use crate::lang::liquibase::{ConfigLookup, ModuleChangelogs};
+use crate::lang::{self, jira, schemas, wiki};
 use crate::resolve::{self, SymbolTable};
 use crate::walk::{self, SourceFile, SourceKind};
 
@@ -381,13 +382,6 @@ fn index_repo(
         file_nodes.insert(f.rel.clone(), id);
     }
 
-    // Schemas.
-    let schema = sql::read_repository_schema(files);
-    run.warnings.extend(schema.warnings);
-    run.stat("sql.statements", schema.statements);
-    let tables = emit::schema::write_schema(run, w, &schema.schema, &schema.placed, &file_nodes)?;
-    run.tables.extend(tables);
-
     // Config keys before code, so code can point at them. Each module's keys indexed once,
     // for every placeholder of the repository.
     let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
@@ -417,6 +411,35 @@ fn index_repo(
         let module = module_of(&modules, rel).map(|m| m.dir.clone());
         scopes.get(&module).unwrap_or(&env_only)
     };
+
+    // Schemas: scripts and Liquibase changelogs, whose master and parameters come from
+    // each module's config.
+    let lookups: Vec<(String, ConfigLookup<'_>)> = modules
+        .iter()
+        .filter(|m| m.deployable)
+        .map(|m| {
+            let scope = scopes.get(&Some(m.dir.clone())).unwrap_or(&env_only);
+            let lookup: ConfigLookup<'_> =
+                Box::new(move |key: &str| scope.lookup(None, key).map(|v| scope.resolve(&v)));
+            (m.dir.clone(), lookup)
+        })
+        .collect();
+    let changelog_modules: Vec<ModuleChangelogs<'_>> = lookups
+        .iter()
+        .map(|(dir, lookup)| ModuleChangelogs {
+            dir,
+            config: lookup.as_ref(),
+        })
+        .collect();
+    let schema = schemas::read_repository_schema(files, &changelog_modules);
+    run.warnings.extend(schema.warnings);
+    run.stat("sql.statements", schema.statements);
+    if schema.changelogs > 0 {
+        run.stat("liquibase.changelogs", schema.changelogs);
+        run.stat("liquibase.changesets", schema.changesets);
+    }
+    let tables = emit::schema::write_schema(run, w, &schema.schema, &file_nodes)?;
+    run.tables.extend(tables);
     let resolve = |rel: &str, value: &str| -> String {
         if !value.contains("${") {
             return value.to_string();

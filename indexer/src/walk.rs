@@ -84,11 +84,13 @@ fn classify(path: &Path) -> Option<SourceKind> {
         }
         "yml" | "yaml" if is_compose_file(name) => Some(SourceKind::Deployment),
         "yml" | "yaml" => Some(SourceKind::Yaml),
-        // JSON is YAML: OpenAPI and Swagger documents are read with the YAML parser.
+        // JSON is YAML: OpenAPI and Swagger documents are read with the YAML parser, and so
+        // are Liquibase changelogs (named so, or in a changelog folder).
         "json"
-            if ["openapi", "swagger", "api-docs"]
+            if ["openapi", "swagger", "api-docs", "changelog"]
                 .iter()
-                .any(|k| name.to_lowercase().contains(k)) =>
+                .any(|k| name.to_lowercase().contains(k))
+                || in_changelog_folder(path) =>
         {
             Some(SourceKind::Yaml)
         }
@@ -127,6 +129,17 @@ fn in_manifest_folder(rel: &str) -> bool {
         .collect();
     folders.iter().any(|f| MANIFEST_FOLDERS.contains(&f.as_str()))
         && !folders.iter().any(|f| f == "templates")
+}
+
+/// Whether one of the few folders above `path` is a Liquibase changelog folder
+/// (`db/changelog/changes/…`, `config/liquibase/…`).
+fn in_changelog_folder(path: &Path) -> bool {
+    path.ancestors().skip(1).take(4).any(|dir| {
+        dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            let n = n.to_ascii_lowercase();
+            n.contains("changelog") || n.contains("liquibase")
+        })
+    })
 }
 
 /// Whether a name that is not UTF-8 still ends like a source file (`caf\xe9.java`).

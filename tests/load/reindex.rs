@@ -62,19 +62,48 @@ impl Reading {
     }
 }
 
-/// The markdown's lines (of a JSON answer: of its `markdown` field), sorted.
+/// The markdown's lines (of a JSON answer: of its `markdown` field), sorted, with the ids
+/// a Mermaid diagram gives its nodes and subgraphs (`n3`, `g1`) left out: they number the
+/// nodes in the order the rows come, and rows that tie on every shown column come in node
+/// order, which a re-index renumbers.
 fn sorted_lines(text: &str) -> Vec<String> {
     let markdown = serde_json::from_str::<Value>(text)
         .ok()
         .and_then(|v| v["markdown"].as_str().map(str::to_string))
         .unwrap_or_else(|| text.to_string());
-    let mut lines: Vec<String> = markdown.lines().map(str::to_string).collect();
+    let mut lines: Vec<String> = markdown.lines().map(without_diagram_ids).collect();
     lines.sort();
     lines
 }
 
 /// A question: its path and query parameters, and whether it asks for JSON.
 type Question = (String, Vec<(String, String)>, bool);
+
+/// `line` with every word `n<digits>`/`g<digits>` (a diagram's ids) written `n#`/`g#`.
+fn without_diagram_ids(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let starts_word = i == 0 || !chars[i - 1].is_alphanumeric();
+        if (c == 'n' || c == 'g') && starts_word && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+            let mut j = i + 1;
+            while chars.get(j).is_some_and(char::is_ascii_digit) {
+                j += 1;
+            }
+            if !chars.get(j).is_some_and(|c| c.is_alphanumeric()) {
+                out.push(c);
+                out.push('#');
+                i = j;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
 
 /// Questions about every product: callers and impact of methods spread over the whole
 /// company, the tables' analyses, and an endpoint trace.

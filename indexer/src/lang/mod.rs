@@ -11,6 +11,8 @@ pub(crate) mod config;
 pub(crate) mod java;
 pub(crate) mod jira;
 pub(crate) mod kotlin;
+pub(crate) mod liquibase;
+pub(crate) mod schemas;
 pub(crate) mod sql;
 pub(crate) mod wiki;
 pub(crate) mod xml;

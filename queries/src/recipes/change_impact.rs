@@ -35,7 +35,7 @@ use semgraph_storage::{Direction, EdgeKind, Node, NodeFlags, NodeKind};
 use serde::Serialize;
 
 use super::impact::{
-    consolidate, reach_diagram, Consolidated, CrossRow, EntryRow, Reach, TableRow, TopicRow,
+    consolidate, reach_diagram, render_reach, Consolidated, CrossRow, EntryRow, Reach, TableRow, TopicRow,
 };
 use super::{header, more, ROWS};
 use crate::error::QueryError;
@@ -1646,66 +1646,15 @@ fn render(r: &ChangeImpact) -> String {
         "see the JSON answer",
     );
 
-    md.h2("Other services calling in over HTTP");
-    let rows: Vec<Vec<String>> = r
-        .other_products
-        .iter()
-        .take(ROWS)
-        .map(|c| vec![c.caller_product.clone(), tick(&c.caller), tick(&c.endpoint)])
-        .collect();
-    md.table(
-        &["product", "caller", "calls endpoint"],
-        &rows,
-        "No indexed HTTP client of another service reaches the change.",
-    );
-
-    md.h2("Messaging");
-    let rows: Vec<Vec<String>> = r
-        .topics
-        .iter()
-        .map(|t| {
-            vec![
-                tick(&t.topic),
-                t.broker.clone(),
-                t.produced_by
-                    .iter()
-                    .map(|p| tick(p))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if t.consumers.is_empty() {
-                    "none indexed".into()
-                } else {
-                    t.consumers.join(", ")
-                },
-            ]
-        })
-        .collect();
-    md.table(
-        &["topic", "broker", "produced by", "consumers (downstream)"],
-        &rows,
-        "The changed code and its callers produce to no indexed topic or queue.",
-    );
-
-    md.h2("Tables written");
-    let rows: Vec<Vec<String>> = r
-        .tables_written
-        .iter()
-        .map(|t| {
-            vec![
-                tick(&t.table),
-                t.product.clone(),
-                t.written_by
-                    .iter()
-                    .map(|w| tick(w))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ]
-        })
-        .collect();
-    md.table(
-        &["table", "product", "written by"],
-        &rows,
-        "No table is written by the changed code or its callers.",
+    render_reach(
+        &mut md,
+        &Reach {
+            endpoints: &r.endpoints,
+            entry_points: &r.entry_points,
+            other_products: &r.other_products,
+            topics: &r.topics,
+            tables_written: &r.tables_written,
+        },
     );
 
     md.h2("Tests to run");

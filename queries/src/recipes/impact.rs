@@ -22,7 +22,7 @@ use crate::params::Args;
 use crate::primitives::code::{call_lines, call_lines_many};
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
 use crate::primitives::{method_display, NodeRef};
-use crate::render::{document, tick};
+use crate::render::{document, tick, Md};
 use crate::trace::Trace;
 use crate::Document;
 
@@ -903,66 +903,15 @@ fn render(r: &Impact, include_tests: bool) -> String {
         md.para(&format!("{} more callers are not listed.", r.callers_not_shown));
     }
 
-    md.h2("Other services calling in over HTTP");
-    let rows: Vec<Vec<String>> = r
-        .other_products
-        .iter()
-        .take(ROWS)
-        .map(|c| vec![c.caller_product.clone(), tick(&c.caller), tick(&c.endpoint)])
-        .collect();
-    md.table(
-        &["product", "caller", "calls endpoint"],
-        &rows,
-        "No indexed HTTP client reaches the change. Callers outside the indexed products cannot be seen.",
-    );
-
-    md.h2("Messaging");
-    let rows: Vec<Vec<String>> = r
-        .topics
-        .iter()
-        .map(|t| {
-            vec![
-                tick(&t.topic),
-                t.broker.clone(),
-                t.produced_by
-                    .iter()
-                    .map(|p| tick(p))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if t.consumers.is_empty() {
-                    "none indexed".into()
-                } else {
-                    t.consumers.join(", ")
-                },
-            ]
-        })
-        .collect();
-    md.table(
-        &["topic", "broker", "produced by", "consumers (downstream)"],
-        &rows,
-        "The change and its callers produce to no indexed topic or queue.",
-    );
-
-    md.h2("Tables written");
-    let rows: Vec<Vec<String>> = r
-        .tables_written
-        .iter()
-        .map(|t| {
-            vec![
-                tick(&t.table),
-                t.product.clone(),
-                t.written_by
-                    .iter()
-                    .map(|w| tick(w))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ]
-        })
-        .collect();
-    md.table(
-        &["table", "product", "written by"],
-        &rows,
-        "No table is written by the change or its callers.",
+    render_reach(
+        &mut md,
+        &Reach {
+            endpoints: &r.endpoints,
+            entry_points: &r.entry_points,
+            other_products: &r.other_products,
+            topics: &r.topics,
+            tables_written: &r.tables_written,
+        },
     );
 
     md.h2("Tests reaching the change");
@@ -1052,6 +1001,73 @@ fn diagram(r: &Impact) -> Flowchart {
             tables_written: &r.tables_written,
         },
     )
+}
+
+/// The sections `impact` and `change-impact` share after their callers: the services
+/// calling in over HTTP, the topics produced on the way with their consumers, the tables
+/// written.
+pub(crate) fn render_reach(md: &mut Md, r: &Reach<'_>) {
+    md.h2("Other services calling in over HTTP");
+    let rows: Vec<Vec<String>> = r
+        .other_products
+        .iter()
+        .take(ROWS)
+        .map(|c| vec![c.caller_product.clone(), tick(&c.caller), tick(&c.endpoint)])
+        .collect();
+    md.table(
+        &["product", "caller", "calls endpoint"],
+        &rows,
+        "No indexed HTTP client reaches the change. Callers outside the indexed products cannot be seen.",
+    );
+
+    md.h2("Messaging");
+    let rows: Vec<Vec<String>> = r
+        .topics
+        .iter()
+        .map(|t| {
+            vec![
+                tick(&t.topic),
+                t.broker.clone(),
+                t.produced_by
+                    .iter()
+                    .map(|p| tick(p))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if t.consumers.is_empty() {
+                    "none indexed".into()
+                } else {
+                    t.consumers.join(", ")
+                },
+            ]
+        })
+        .collect();
+    md.table(
+        &["topic", "broker", "produced by", "consumers (downstream)"],
+        &rows,
+        "The change and its callers produce to no indexed topic or queue.",
+    );
+
+    md.h2("Tables written");
+    let rows: Vec<Vec<String>> = r
+        .tables_written
+        .iter()
+        .map(|t| {
+            vec![
+                tick(&t.table),
+                t.product.clone(),
+                t.written_by
+                    .iter()
+                    .map(|w| tick(w))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ]
+        })
+        .collect();
+    md.table(
+        &["table", "product", "written by"],
+        &rows,
+        "No table is written by the change or its callers.",
+    );
 }
 
 /// The parts of a consolidated impact a diagram draws.

@@ -1,4 +1,4 @@
-//! Indexer benchmark: Java lines/s and MB/s of a whole company, DDL MB/s and Jira
+//! Indexer benchmark: Java and Kotlin lines/s and MB/s of a whole company, DDL MB/s and Jira
 //! issues/minute, end to end (walk → parse → resolve → write → commit), with peak RSS.
 //!
 //! The corpora are generated into a temporary folder, deterministically, and deleted:
@@ -17,10 +17,22 @@
 //!   views, a few routines and triggers, seed `INSERT`s, and some statements (`CHECK`,
 //!   casts, `enum`) only sqlparser reads; `--ddl-corpus dense` is the older PostgreSQL-only
 //!   corpus without comments or data, `dense,mixed` runs both;
+//! - Kotlin (`--kotlin-lines`, default `200000`): generated Spring services in Kotlin —
+//!   entities with constructor properties, Spring Data repositories, services calling each
+//!   other and their repositories through properties, scope functions, safe calls and named
+//!   arguments, controllers over them — in products of about 50,000 lines; printed as for
+//!   Java (lines, MB, seconds, lines/s, MB/s, call sites and the share resolved), beside the
+//!   Java figures. `--kotlin-sources PATH,…` indexes real Kotlin repositories instead (each
+//!   path one product; lines are the `.kt` lines under it);
 //! - Jira: one search-API export of generated issues.
 //!
 //! The 4M-line size writes about 145 MB of sources (some 500 MB of disk in 4 KB blocks) and
 //! its store beside them; both are deleted before the next size.
+//!
+//! `--write-corpus DIR` only writes the Java company of the first `--java-lines` size (in
+//! `--java-products` products) under DIR, with its `semgraph.toml` and `targets.txt` (the
+//! methods and tables it planted, one question target a line: `method <fqn>` or
+//! `table <name>`), and exits: `benches/soak.py` serves and re-indexes it.
 //!
 //! Run (release):
 //!
@@ -28,6 +40,8 @@
 //! cargo bench --bench indexer
 //! cargo bench --bench indexer -- --java-lines 1000000 --java-products 5 --ddl-mb 20 --jira-issues 50000
 //! cargo bench --bench indexer -- --java-lines "" --ddl-mb 20 --ddl-corpus dense,mixed --jira-issues 0
+//! cargo bench --bench indexer -- --java-lines 1000000 --java-products 5 --kotlin-lines 1000000 --ddl-mb 0 --jira-issues 0
+//! cargo bench --bench indexer -- --java-lines "" --kotlin-sources /tmp/petclinic-kt --ddl-mb 0 --jira-issues 0
 //! ```
 
 mod support;
@@ -46,6 +60,8 @@ struct Args {
     ddl_mb: u64,
     ddl_corpus: String,
     jira_issues: u64,
+    kotlin_lines: u64,
+    kotlin_sources: Vec<PathBuf>,
 }
 
 fn parse_args() -> Args {
@@ -56,6 +72,12 @@ fn parse_args() -> Args {
         ddl_mb: support::arg("--ddl-mb", 20),
         ddl_corpus: support::arg("--ddl-corpus", "mixed".to_string()),
         jira_issues: support::arg("--jira-issues", 50_000),
+        kotlin_lines: support::arg("--kotlin-lines", 200_000),
+        kotlin_sources: support::arg("--kotlin-sources", String::new())
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+            .collect(),
     }
 }
 
@@ -161,6 +183,188 @@ fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
         products,
         peak_rss_mb: peak,
     }
+}
+
+/// Lines of Kotlin a generated product holds.
+const KOTLIN_PRODUCT_LINES: u64 = 50_000;
+
+/// One unit of a generated Kotlin service: an entity, its repository, a service and a
+/// controller (about 110 lines); `prev` is the unit whose service this one's calls.
+fn kotlin_unit(pkg: &str, u: u64, prev: Option<u64>) -> Vec<(String, String)> {
+    let dep = prev.map_or(String::new(), |p| format!(",\n    private val next: Service{p}"));
+    let call_next = prev.map_or(String::new(), |_| {
+        "        next.find(id)?.let { log(\"next ${it.name}\") }\n".to_string()
+    });
+    vec![
+        (
+            format!("Entity{u}.kt"),
+            format!(
+                "package {pkg}\n\nimport jakarta.persistence.*\n\n@Entity\n@Table(name = \"entity_{u}\")\nclass Entity{u}(\n    \
+                 @Id @GeneratedValue var id: Long? = null,\n    var name: String,\n    var amount: Long = 0,\n    \
+                 var active: Boolean = true,\n    @Column(name = \"owner_email\") var ownerEmail: String? = null,\n) {{\n    \
+                 fun rename(to: String): Entity{u} = apply {{ name = to }}\n\n    fun total(extra: Long = 0): Long = amount + extra\n}}\n"
+            ),
+        ),
+        (
+            format!("Repository{u}.kt"),
+            format!(
+                "package {pkg}\n\nimport org.springframework.data.jpa.repository.JpaRepository\nimport org.springframework.data.jpa.repository.Query\n\n\
+                 interface Repository{u} : JpaRepository<Entity{u}, Long> {{\n    fun findByName(name: String): List<Entity{u}>\n\n    \
+                 fun countByActive(active: Boolean): Long\n\n    @Query(\"select e from Entity{u} e where e.amount > :min\")\n    \
+                 fun large(min: Long): List<Entity{u}>\n}}\n"
+            ),
+        ),
+        (
+            format!("Service{u}.kt"),
+            format!(
+                "package {pkg}\n\nimport org.springframework.stereotype.Service\nimport org.springframework.transaction.annotation.Transactional\n\n\
+                 @Service\nclass Service{u}(\n    private val repository: Repository{u}{dep},\n) {{\n    \
+                 fun find(id: Long): Entity{u}? = repository.findById(id).orElse(null)\n\n    \
+                 fun byName(name: String): List<Entity{u}> = repository.findByName(name).filter {{ it.active }}\n\n    \
+                 @Transactional\n    fun create(name: String, amount: Long = 0): Entity{u} {{\n        \
+                 val entity = Entity{u}(name = name, amount = amount)\n        log(\"create $name\")\n        \
+                 return repository.save(entity)\n    }}\n\n    \
+                 @Transactional\n    fun rename(id: Long, to: String): Entity{u}? {{\n        \
+                 val entity = find(id) ?: return null\n{call_next}        \
+                 return repository.save(entity.rename(to))\n    }}\n\n    \
+                 fun totals(): Long = repository.findAll().sumOf {{ it.total(extra = 1) }}\n\n    \
+                 fun report(): String {{\n        val count = repository.countByActive(true)\n        \
+                 val large = repository.large(min = 100).map {{ it.name }}\n        \
+                 return \"active=$count large=${{large.size}} total=${{totals()}}\"\n    }}\n\n    \
+                 fun deactivate(id: Long) {{\n        find(id)?.apply {{\n            active = false\n            \
+                 repository.save(this)\n        }}\n    }}\n\n    \
+                 private fun log(message: String) {{\n        println(\"Service{u}: $message\")\n    }}\n}}\n"
+            ),
+        ),
+        (
+            format!("Controller{u}.kt"),
+            format!(
+                "package {pkg}\n\nimport org.springframework.web.bind.annotation.*\n\n@RestController\n\
+                 @RequestMapping(\"/api/unit{u}\")\nclass Controller{u}(private val service: Service{u}) {{\n    \
+                 @GetMapping(\"/{{id}}\")\n    fun get(@PathVariable id: Long): Entity{u}? = service.find(id)\n\n    \
+                 @GetMapping\n    fun byName(@RequestParam name: String) = service.byName(name)\n\n    \
+                 @PostMapping\n    fun create(@RequestBody body: Entity{u}): Entity{u} = service.create(body.name, amount = body.amount)\n\n    \
+                 @PutMapping(value = [\"/{{id}}/name\", \"/{{id}}/rename\"])\n    \
+                 fun rename(@PathVariable id: Long, @RequestParam to: String) = service.rename(id, to)\n\n    \
+                 @GetMapping(\"/report\")\n    fun report(): String = service.report()\n\n    \
+                 @DeleteMapping(\"/{{id}}\")\n    fun deactivate(@PathVariable id: Long) = service.deactivate(id)\n}}\n"
+            ),
+        ),
+    ]
+}
+
+/// Writes `lines` lines of generated Kotlin services, one repository per product of
+/// about [`KOTLIN_PRODUCT_LINES`]; returns the products' folders, the lines and the bytes.
+fn write_kotlin_company(root: &Path, lines: u64) -> (Vec<PathBuf>, u64, u64) {
+    let (mut written, mut bytes) = (0u64, 0u64);
+    let mut products = Vec::new();
+    let mut unit = 0u64;
+    while written < lines {
+        let p = products.len();
+        let dir = root.join(format!("kt{p}"));
+        write(
+            &dir.join("src/main/resources/application.yml"),
+            &format!("spring:\n  application:\n    name: kt{p}-service\n"),
+        );
+        let pkg = format!("com.bench.kt{p}");
+        let src = dir.join(format!("src/main/kotlin/com/bench/kt{p}"));
+        let mut in_product = 0u64;
+        let mut prev = None;
+        while in_product < KOTLIN_PRODUCT_LINES && written < lines {
+            for (name, text) in kotlin_unit(&pkg, unit, prev) {
+                let n = text.lines().count() as u64;
+                in_product += n;
+                written += n;
+                bytes += text.len() as u64;
+                write(&src.join(name), &text);
+            }
+            prev = Some(unit);
+            unit += 1;
+        }
+        products.push(dir);
+    }
+    (products, written, bytes)
+}
+
+/// The `.kt` lines and bytes under `dir`.
+fn kotlin_lines_under(dir: &Path) -> (u64, u64) {
+    let (mut lines, mut bytes) = (0u64, 0u64);
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "kt") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                lines += text.lines().count() as u64;
+                bytes += text.len() as u64;
+            }
+        }
+    }
+    (lines, bytes)
+}
+
+/// Indexes generated (`lines`) or given (`sources`) Kotlin products into a fresh store
+/// and prints their figures beside Java's.
+fn bench_kotlin(dir: &Path, lines: u64, sources: &[PathBuf]) {
+    let root = dir.join("kotlin");
+    let (repos, total_lines, bytes, what) = if sources.is_empty() {
+        let (repos, l, b) = write_kotlin_company(&root, lines);
+        (repos, l, b, "generated")
+    } else {
+        let (mut l, mut b) = (0, 0);
+        for s in sources {
+            let (sl, sb) = kotlin_lines_under(s);
+            l += sl;
+            b += sb;
+        }
+        (sources.to_vec(), l, b, "given")
+    };
+    let sources: Vec<ProductSource> = repos
+        .iter()
+        .enumerate()
+        .map(|(i, r)| product(&format!("kotlin-{i}"), vec![r.clone()], Vec::new()))
+        .collect();
+    let store_dir = dir.join("store-kotlin");
+    let store = Store::open(&store_dir).expect("store");
+    let company = Company {
+        store: store_dir.clone(),
+        products: sources.clone(),
+        config_file: None,
+        server: None,
+    };
+    support::reset_peak_rss();
+    let started = Instant::now();
+    let (mut resolved, mut external, mut unresolved, mut files) = (0u64, 0u64, 0u64, 0u64);
+    for source in &sources {
+        let report = index_product(&store, &company, source, &NoProgress).expect("index");
+        let stat = |k: &str| report.stats.get(k).copied().unwrap_or(0);
+        resolved += stat("calls.resolved");
+        external += stat("calls.external");
+        unresolved += stat("calls.unresolved");
+        files += stat("kotlin.files");
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let mb = bytes as f64 / 1e6;
+    let sites = (resolved + external + unresolved).max(1) as f64;
+    println!(
+        "kotlin ({what}): {total_lines} lines of Kotlin ({mb:.1} MB, {files} files) in {} products in {secs:.2} s \
+         = {:.0} lines/s, {:.2} MB/s; peak RSS {:.0} MB; call sites: {resolved} in source, {external} library, \
+         {unresolved} unresolved = {:.3} given a target, {:.3} of the non-library resolved",
+        sources.len(),
+        total_lines as f64 / secs,
+        mb / secs,
+        support::peak_rss_mb(),
+        (resolved + external) as f64 / sites,
+        resolved as f64 / (resolved + unresolved).max(1) as f64,
+    );
+    drop(store);
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&store_dir);
 }
 
 /// The old DDL corpus, kept for comparison (`--ddl-corpus dense`): PostgreSQL only, no
@@ -471,8 +675,48 @@ fn bench_jira(dir: &Path, store: &Store, issues: u64) {
     );
 }
 
+/// Writes the Java company of `lines` lines in `products` products under `dir` with its
+/// config and the question targets it planted, for a benchmark that serves it.
+fn write_corpus(dir: &Path, lines: u64, products: u32) {
+    let corpus = write_java_company(&dir.join("repos"), &JavaCorpusSpec::new(products, lines))
+        .expect("write the Java corpus");
+    let mut toml = String::from("[store]\npath = \"store\"\n");
+    let mut targets = Vec::new();
+    for (i, p) in corpus.products.iter().enumerate() {
+        let repo = p.dir.strip_prefix(dir).unwrap_or(&p.dir).display().to_string();
+        toml.push_str(&format!(
+            "\n[[product]]\nname = \"{}\"\narea = \"area{}\"\nrepos = [\"{repo}\"]\n",
+            p.name,
+            i % 3
+        ));
+        targets.extend(p.endpoints.iter().map(|e| format!("method {}", e.handler)));
+        for t in &p.tables {
+            targets.push(format!("table {}", t.name));
+            targets.extend(t.writers.iter().map(|m| format!("method {m}")));
+        }
+        targets.extend(p.produces.iter().map(|u| format!("method {}", u.method)));
+    }
+    targets.sort();
+    targets.dedup();
+    write(&dir.join("semgraph.toml"), &toml);
+    write(&dir.join("targets.txt"), &(targets.join("\n") + "\n"));
+    println!(
+        "wrote {} lines in {} products and {} targets to {}",
+        corpus.lines,
+        corpus.products.len(),
+        targets.len(),
+        dir.display()
+    );
+}
+
 fn main() {
     let args = parse_args();
+    let corpus_dir: String = support::arg("--write-corpus", String::new());
+    if !corpus_dir.is_empty() {
+        let lines = args.java_lines.first().copied().unwrap_or(200_000);
+        write_corpus(Path::new(&corpus_dir), lines, args.java_products);
+        return;
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Store::open(dir.path().join("store")).expect("store");
     println!("# semgraph indexer benchmark");
@@ -499,8 +743,13 @@ fn main() {
             );
         }
     }
+    if args.kotlin_lines > 0 || !args.kotlin_sources.is_empty() {
+        bench_kotlin(dir.path(), args.kotlin_lines, &args.kotlin_sources);
+    }
     for corpus in args.ddl_corpus.split(',') {
-        bench_ddl(dir.path(), &store, args.ddl_mb, corpus);
+        if args.ddl_mb > 0 {
+            bench_ddl(dir.path(), &store, args.ddl_mb, corpus);
+        }
     }
     bench_jira(dir.path(), &store, args.jira_issues);
 }

@@ -12,6 +12,8 @@ Steps (each is also runnable alone; see the header of each bench):
    the resident memory of the serving process per million edges.
 4. `cargo bench --bench indexer`: end-to-end indexing of the synthetic Java company at
    1M and 4M lines (`--scale full`), DDL and Jira.
+5. `benches/incremental.py` (with `--incremental-tree PATH`, e.g. a spring-boot checkout):
+   a full index of a copy of the tree, then re-index after 1 and after 100 changed files.
 
     python3 benches/suite.py --scale small            # minutes: 10 products, 200k methods
     python3 benches/suite.py --scale full --out bench-report.md
@@ -114,10 +116,11 @@ end
     return str(path)
 
 
-def server_load(work, store, fqns, seconds, edges):
+def server_load(work, store, fqns, seconds, edges, binary=None):
     if not shutil.which("wrk"):
         sh(["apt-get", "install", "-y", "-qq", "wrk"])
-    binary = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release/semgraph"
+    if binary is None:
+        binary = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release/semgraph"
     port = free_port()
     proc = subprocess.Popen([binary, "serve", "--store", store, "--bind", f"127.0.0.1:{port}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -156,7 +159,7 @@ def figure(figs, name):
     return next((f for f in figs if f["name"] == name), None)
 
 
-def report(scale, q, peers, http, indexer_out, spec):
+def report(scale, q, peers, http, indexer_out, spec, incremental_out=None):
     figs = q["figures"]
     md = [f"# semgraph benchmark report ({scale})", "",
           f"Machine: {os.cpu_count()} cores. Company: {q['spec']}: {q['nodes']:,} nodes, {q['edges']:,} edges; "
@@ -212,6 +215,8 @@ def report(scale, q, peers, http, indexer_out, spec):
                f"= **{http['rss_mb_per_million_edges']:.1f} MB per million edges**."]
     if indexer_out:
         md += ["", "## Indexing", "", "```text", indexer_out.strip(), "```"]
+    if incremental_out:
+        md += ["", "## Incremental re-index", "", incremental_out.strip()]
     return "\n".join(md) + "\n"
 
 
@@ -221,6 +226,10 @@ def main():
     ap.add_argument("--work", type=Path, default=Path.home() / ".cache/semgraph/bench")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench-report.md")
     ap.add_argument("--skip", default="", help="comma list of: peers,http,indexer")
+    ap.add_argument("--binary", type=Path, default=None,
+                    help="the semgraph binary the server step runs (default: build this tree's); "
+                         "another build's, to compare before and after on the same store")
+    ap.add_argument("--incremental-tree", type=Path, help="a real repository for the incremental step")
     args = ap.parse_args()
     spec = SCALES[args.scale]
     skip = set(filter(None, args.skip.split(",")))
@@ -242,17 +251,29 @@ def main():
 
     http = None
     if "http" not in skip:
-        sh(["cargo", "build", "--release", "--bin", "semgraph"], cwd=ROOT, env=env)
+        # Built with the benches' features (as `cargo bench` builds it), so the dependencies
+        # already built for them are reused rather than built again with other features.
+        if args.binary is None:
+            sh(["cargo", "bench", "--bench", "queries", "--no-run"], cwd=ROOT, env=env)
         fqns = (work / "export/fqns.txt").read_text().split("\n")
-        http = server_load(work, work / "graph/store", fqns, spec["seconds"], q["edges"])
+        http = server_load(work, work / "graph/store", fqns, spec["seconds"], q["edges"], binary=args.binary)
 
     indexer_out = None
     if "indexer" not in skip:
         indexer_out = cargo_bench("indexer", ["--java-lines", spec["java_lines"], "--ddl-mb", spec["ddl_mb"],
                                               "--jira-issues", spec["jira"]], env)
 
+    incremental_out = None
+    if args.incremental_tree:
+        sh(["cargo", "build", "--release", "--bin", "semgraph"], cwd=ROOT, env=env)
+        incremental_out = subprocess.run(
+            [sys.executable, ROOT / "benches/incremental.py", "--bin", Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release/semgraph",
+             "--tree", args.incremental_tree, "--work", work / "incremental"],
+            check=True, stdout=subprocess.PIPE, text=True).stdout
+        print(incremental_out, flush=True)
+
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(args.scale, q, peers, http, indexer_out, spec))
+    args.out.write_text(report(args.scale, q, peers, http, indexer_out, spec, incremental_out))
     print(f"report written to {args.out}")
 
 

@@ -166,17 +166,7 @@ pub fn render_page(
     let text = page.text();
     let body = match format {
         Format::Markdown => text,
-        Format::Json => {
-            let value = json!({
-                "title": doc.title,
-                "page": page.number,
-                "pages": count,
-                "page_size": paging.page_size,
-                "markdown": text,
-                "result": if page.number == 1 { doc.json.clone() } else { serde_json::Value::Null },
-            });
-            value.to_string()
-        }
+        Format::Json => json_page(doc, page.number, count, paging.page_size, &text),
     };
     Ok(Rendered {
         content_type: format.content_type(),
@@ -184,6 +174,26 @@ pub fn render_page(
         page: page.number,
         pages: count,
     })
+}
+
+/// The JSON page (see the module doc) of page `number` of `count` of `doc`, whose markdown,
+/// footer included, is `text`. The result is written as it was serialized once, not
+/// rebuilt: the page is assembled around that text.
+pub fn json_page(doc: &Document, number: usize, count: usize, page_size: usize, text: &str) -> String {
+    // A string always serializes.
+    let string = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let result = if number == 1 { doc.json.as_str() } else { "null" };
+    let mut out = String::with_capacity(text.len() + result.len() + doc.title.len() + 96);
+    out.push_str("{\"title\":");
+    out.push_str(&string(&doc.title));
+    out.push_str(&format!(
+        ",\"page\":{number},\"pages\":{count},\"page_size\":{page_size},\"markdown\":"
+    ));
+    out.push_str(&string(text));
+    out.push_str(",\"result\":");
+    out.push_str(result);
+    out.push('}');
+    out
 }
 
 /// An error answer: a status code, a stable code word, and a markdown body written for
@@ -261,6 +271,26 @@ impl From<QueryError> for Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_page_is_the_object_the_json_tree_would_write() {
+        let result = json!({"rows": [{"name": "a \"quoted\"\nname", "depth": 1}], "more": null});
+        let doc = Document::new("Callers of `a`", "# Callers\n\n| a |\n".into(), &result);
+        for (number, want_result) in [(1, result.clone()), (2, serde_json::Value::Null)] {
+            let text = format!("page {number}\n\u{2014} \"end\"\n");
+            let got: serde_json::Value =
+                serde_json::from_str(&json_page(&doc, number, 2, 4_000, &text)).expect("valid JSON");
+            let want = json!({
+                "title": doc.title,
+                "page": number,
+                "pages": 2,
+                "page_size": 4_000,
+                "markdown": text,
+                "result": want_result,
+            });
+            assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn accept_headers_choose_json_only_when_asked_for_explicitly() {

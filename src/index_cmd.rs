@@ -1,11 +1,13 @@
 //! `semgraph index`: index products into a store, with progress bars and a summary.
 
 use std::fmt::Write as _;
+
+pub use crate::run_summary::{RunSummary, SummaryWarning};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use semgraph_indexer::{index_product, Company, IndexError, ProductReport, Progress};
+use semgraph_indexer::{index_product_with, Company, IndexError, IndexMode, ProductReport, Progress};
 use semgraph_storage::Store;
 
 /// What to index, as the command line says it.
@@ -21,6 +23,19 @@ pub struct IndexRequest {
     pub paths: Vec<PathBuf>,
     /// Draw progress bars.
     pub progress: bool,
+    /// `--full`: parse every file again instead of reusing the facts of unchanged ones.
+    pub full: bool,
+}
+
+impl IndexRequest {
+    /// Whether the run reuses the facts of unchanged files.
+    pub fn mode(&self) -> IndexMode {
+        if self.full {
+            IndexMode::Full
+        } else {
+            IndexMode::Incremental
+        }
+    }
 }
 
 /// Resolves the request into a company: a config file, `./semgraph.toml`, or the paths.
@@ -80,8 +95,25 @@ impl Progress for Bar {
     }
 }
 
+/// Indexes every product of `company` into its store, one generation each — or, when a
+/// running `semgraph serve` holds the store, hands the run to that server and follows its
+/// job to the end (`crate::handoff`).
+pub fn index_or_hand_off(
+    company: &Company,
+    progress: bool,
+    mode: IndexMode,
+) -> anyhow::Result<Vec<RunSummary>> {
+    if let Some(server) = crate::handoff::find(&company.store) {
+        return crate::handoff::hand_off(&server, company, progress, mode);
+    }
+    Ok(run_index(company, progress, mode)?
+        .iter()
+        .map(RunSummary::from)
+        .collect())
+}
+
 /// Indexes every product of `company` into its store, one generation each.
-pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<ProductReport>> {
+pub fn run_index(company: &Company, progress: bool, mode: IndexMode) -> anyhow::Result<Vec<ProductReport>> {
     let store = Store::open(&company.store)?;
     let mut reports = Vec::new();
     for product in &company.products {
@@ -104,15 +136,16 @@ pub fn run_index(company: &Company, progress: bool) -> anyhow::Result<Vec<Produc
             files: AtomicU64::new(0),
             planned: AtomicU64::new(0),
         };
-        let report = index_product(&store, company, product, &progress)?;
+        let report = index_product_with(&store, company, product, &progress, mode)?;
         bar.finish_and_clear();
         reports.push(report);
     }
     Ok(reports)
 }
 
-/// The table printed at the end of `semgraph index` and `semgraph up`: one row per product.
-pub fn render_summary(reports: &[ProductReport]) -> String {
+/// The summary printed at the end of `semgraph index`: one row per product, then every
+/// warning with its file.
+pub fn render_summary(reports: &[RunSummary]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -146,7 +179,14 @@ pub fn render_summary(reports: &[ProductReport]) -> String {
             node("http-call") + stat("producers") + node("topic"),
             stat("tables.reads") + stat("tables.writes"),
             r.warnings.len(),
-            r.elapsed.as_secs_f64()
+            r.seconds
+        );
+    }
+    for r in reports {
+        let _ = writeln!(
+            out,
+            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file).",
+            r.product, r.code_parsed, r.code_reused
         );
     }
     let _ = writeln!(
@@ -160,7 +200,7 @@ pub fn render_summary(reports: &[ProductReport]) -> String {
 /// What an index run prints when it is done: the table of products, then the warnings by
 /// reason (every one with `verbose`). The full list is written to the store's
 /// [`crate::warnings::WARNINGS_FILE`] first, so the summary can name it.
-pub fn render_report(reports: &[ProductReport], store: &Path, verbose: bool) -> String {
+pub fn render_report(reports: &[RunSummary], store: &Path, verbose: bool) -> String {
     let mut out = render_summary(reports);
     out.push('\n');
     let written = match crate::warnings::write_full(store, reports) {

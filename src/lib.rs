@@ -8,8 +8,11 @@
 //! - [`mcp`]: the MCP server (six tools proxying into the REST API) over HTTP and stdio.
 //! - [`answer`]: one page of a document as markdown or JSON — what both the server and
 //!   `semgraph query` print.
-//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`status`], [`backup_cmd`]: the commands;
-//!   [`warnings`]: an index run's warnings summarised by reason.
+//! - [`index_cmd`], [`serve_cmd`], [`query_cmd`], [`impact_cmd`], [`watch_cmd`], [`status`],
+//!   [`backup_cmd`]: the commands; [`warnings`]: an index run's warnings summarised by
+//!   reason; [`run_summary`]: what one product's run did, from this process or a server.
+//! - [`handoff`]: `index` and `watch` beside a running server hand their run to it.
+//! - [`workspace`]: the front-ends and `git` of this machine, for the recipes that ask.
 //!
 //! The synthetic companies of the benchmarks and tests live in `semgraph-testkit`, outside
 //! the product.
@@ -24,13 +27,18 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (store format ver
 
 pub mod answer;
 pub mod backup_cmd;
+pub mod handoff;
+pub mod impact_cmd;
 pub mod index_cmd;
 pub mod mcp;
 pub mod query_cmd;
+pub mod run_summary;
 pub mod serve_cmd;
 pub mod server;
 pub mod status;
 pub mod warnings;
+pub mod watch_cmd;
+pub mod workspace;
 
 #[cfg(test)]
 mod tests {

@@ -40,7 +40,30 @@ enum Command {
         /// written to last-index-warnings.txt in the store).
         #[arg(long)]
         verbose: bool,
+        /// Parse every file again. By default a re-index parses only the code files whose
+        /// path or content changed since an earlier run and reuses the facts of the others
+        /// (the graph is the same either way).
+        #[arg(long)]
+        full: bool,
         /// Repositories to index as one product each, named after their folder.
+        paths: Vec<PathBuf>,
+    },
+    /// Keep a store fresh: index what is out of date, then re-index a product whenever its
+    /// files change (handed to `semgraph serve` when a server holds the store).
+    Watch {
+        /// The store directory (default: the config's, else ./.semgraph).
+        #[arg(long)]
+        store: Option<PathBuf>,
+        /// A semgraph.toml (default: ./semgraph.toml when no PATH is given).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Watch only this product of the config (repeatable).
+        #[arg(long = "product")]
+        products: Vec<String>,
+        /// How long a burst of saves is gathered before a run, in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        debounce_ms: u64,
+        /// Repositories to watch as one product each, named after their folder.
         paths: Vec<PathBuf>,
     },
     /// Show what a store holds: products, areas, node counts, last index runs.
@@ -100,6 +123,31 @@ enum Command {
         #[arg(long)]
         to: PathBuf,
     },
+    /// What a change breaks, for CI: a diff (or a git range of a checkout) mapped onto the
+    /// index, with the endpoints it reaches and the tests to run. Exit status: 0 complete,
+    /// 1 failed, 2 wrong request, 3 partial (a file not mapped, or a range not starting
+    /// at the indexed commit).
+    Impact {
+        /// A unified diff (`git diff` output); `-` reads standard input.
+        #[arg(long, conflicts_with = "git")]
+        diff: Option<PathBuf>,
+        /// A range `BASE..HEAD` of the repository at --repo.
+        #[arg(long, requires = "repo")]
+        git: Option<String>,
+        /// A checkout of an indexed repository (any path: matched to the indexed one by its
+        /// recorded path, else by folder name).
+        #[arg(long)]
+        repo: Option<PathBuf>,
+        /// Levels of callers followed (1..=8, default 3).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Print the JSON result instead of markdown.
+        #[arg(long)]
+        json: bool,
+        /// The store directory (opened read-only: works while a server holds it).
+        #[arg(long, default_value = ".semgraph")]
+        store: PathBuf,
+    },
     /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
     Query {
         /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
@@ -137,6 +185,7 @@ fn main() -> anyhow::Result<()> {
             config,
             products,
             verbose,
+            full,
             paths,
         } => {
             let request = semgraph::index_cmd::IndexRequest {
@@ -145,15 +194,34 @@ fn main() -> anyhow::Result<()> {
                 products,
                 paths,
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                full,
             };
             let company = semgraph::index_cmd::company_for(&request)?;
-            let reports = semgraph::index_cmd::run_index(&company, request.progress)?;
+            let summaries =
+                semgraph::index_cmd::index_or_hand_off(&company, request.progress, request.mode())?;
             print!(
                 "{}",
-                semgraph::index_cmd::render_report(&reports, &company.store, verbose)
+                semgraph::index_cmd::render_report(&summaries, &company.store, verbose)
             );
             println!("\nstore: {}", company.store.display());
         }
+        Command::Watch {
+            store,
+            config,
+            products,
+            debounce_ms,
+            paths,
+        } => semgraph::watch_cmd::watch(&semgraph::watch_cmd::WatchArgs {
+            index: semgraph::index_cmd::IndexRequest {
+                config,
+                store,
+                products,
+                paths,
+                progress: false,
+                full: false,
+            },
+            debounce: std::time::Duration::from_millis(debounce_ms.max(10)),
+        })?,
         Command::Status { store } => {
             if !store.exists() {
                 anyhow::bail!("no store at {} (index something first)", store.display());
@@ -182,6 +250,38 @@ fn main() -> anyhow::Result<()> {
         Command::Backup { store, to } => {
             let report = semgraph::backup_cmd::backup(&semgraph::backup_cmd::BackupArgs { store, to })?;
             print!("{}", semgraph::backup_cmd::render(&report));
+        }
+        Command::Impact {
+            diff,
+            git,
+            repo,
+            depth,
+            json,
+            store,
+        } => {
+            if !store.exists() {
+                eprintln!(
+                    "semgraph impact: no store at {} (index something first)",
+                    store.display()
+                );
+                std::process::exit(semgraph::impact_cmd::ExitStatus::Failed as i32);
+            }
+            let out = semgraph::impact_cmd::run(&semgraph::impact_cmd::ImpactArgs {
+                store,
+                diff,
+                git,
+                repo,
+                depth,
+                json,
+            });
+            if out.status == semgraph::impact_cmd::ExitStatus::Invalid
+                || out.status == semgraph::impact_cmd::ExitStatus::Failed
+            {
+                eprint!("{}", out.body);
+            } else {
+                print!("{}", out.body);
+            }
+            std::process::exit(out.status as i32);
         }
         Command::Query {
             target,

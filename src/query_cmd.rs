@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use semgraph_queries::{execute, Caller, Request};
+use semgraph_queries::{execute_with, Caller, Request};
 use semgraph_storage::Store;
 
 use crate::answer::{render_page, Format, Paging, Problem};
@@ -97,7 +97,8 @@ fn answer(args: &QueryArgs, format: Format) -> Result<String, Problem> {
         endpoint: endpoint.to_string(),
         params,
     };
-    let doc = execute(&store.snapshot(), &Caller::full_access(), &request).map_err(|e| {
+    let workspace = crate::workspace::LocalWorkspace::new();
+    let doc = execute_with(&store.snapshot(), &Caller::full_access(), &request, &workspace).map_err(|e| {
         if e.kind() == semgraph_queries::ErrorKind::Internal {
             tracing::error!(error = %e.body(), "query failed");
         }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use semgraph_indexer::{Company, DEFAULT_STORE};
-use semgraph_storage::Store;
+use semgraph_storage::{Store, StoreOptions};
 
 use crate::server::{self, AppState, ServerConfig, ServerOptions, DEFAULT_BIND};
 
@@ -71,8 +71,13 @@ pub fn company_for_up(target: Option<&Path>, store: Option<PathBuf>) -> anyhow::
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    // Queries and page cutting run on blocking threads. They are bound by the cores, so
+    // more threads than a few per core only add stacks and allocator arenas (memory that
+    // stays with the process) without answering sooner; tokio's default allows 512.
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads((4 * cores).max(8))
         .build()
         .context("starting the async runtime")
 }
@@ -193,15 +198,21 @@ fn serve_store(
         .or(config.bind.clone())
         .unwrap_or_else(|| DEFAULT_BIND.to_string());
     // The store's error says why (held by another process, not writable, disk full).
-    let store =
-        Store::open(store_dir).with_context(|| format!("opening the store at {}", store_dir.display()))?;
+    let store = Store::open_with_options(
+        store_dir,
+        &StoreOptions {
+            block_cache_bytes: config.memory.block_cache_bytes,
+            ..StoreOptions::default()
+        },
+    )
+    .with_context(|| format!("opening the store at {}", store_dir.display()))?;
     let state = AppState::new(
         store,
         ServerOptions {
             auth: config.auth.clone(),
             company,
             limits: config.limits.clone(),
-            ..ServerOptions::default()
+            cache_bytes: config.memory.document_cache_bytes,
         },
     );
     let rt = runtime()?;
@@ -209,6 +220,14 @@ fn serve_store(
         let listener = server::bind(&bind, &config.auth).await?;
         let addr = listener.local_addr()?;
         let base = format!("http://{addr}");
+        // `semgraph index` and `watch` on this store hand their runs to this server.
+        let recorded = match crate::handoff::record(store_dir, addr) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot record where this server listens; index runs beside it will fail");
+                None
+            }
+        };
         let store_abs = std::fs::canonicalize(store_dir).unwrap_or_else(|_| store_dir.to_path_buf());
         let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("semgraph"));
         println!(
@@ -223,6 +242,7 @@ fn serve_store(
         );
         tracing::info!(%addr, "listening");
         server::serve(listener, state, server::shutdown_signal()).await?;
+        drop(recorded);
         Ok::<_, anyhow::Error>(())
     });
     // An index job still running is abandoned: the store serves the last committed
@@ -278,10 +298,11 @@ pub fn up(args: UpArgs) -> anyhow::Result<()> {
         company.store.display()
     );
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let reports = crate::index_cmd::run_index(&company, progress)?;
+    let reports = crate::index_cmd::run_index(&company, progress, semgraph_indexer::IndexMode::Incremental)?;
+    let summaries: Vec<crate::index_cmd::RunSummary> = reports.iter().map(Into::into).collect();
     print!(
         "{}",
-        crate::index_cmd::render_report(&reports, &company.store, verbose)
+        crate::index_cmd::render_report(&summaries, &company.store, verbose)
     );
     println!();
     let example = if target.is_none() {

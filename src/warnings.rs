@@ -14,8 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use semgraph_indexer::ProductReport;
-use semgraph_storage::Warning;
+use crate::run_summary::{RunSummary, SummaryWarning as Warning};
 
 /// The file, inside the store directory, that holds every warning of the last index run.
 pub const WARNINGS_FILE: &str = "last-index-warnings.txt";
@@ -175,7 +174,7 @@ fn line_of(w: &Warning) -> String {
 }
 
 /// Every warning of `reports`, per product.
-pub fn render_full(reports: &[ProductReport]) -> String {
+pub fn render_full(reports: &[RunSummary]) -> String {
     let mut out = String::new();
     for r in reports {
         let _ = writeln!(out, "# {} ({} warning(s))", r.product, r.warnings.len());
@@ -188,7 +187,7 @@ pub fn render_full(reports: &[ProductReport]) -> String {
 }
 
 /// Writes [`render_full`] to [`warnings_file`] of `store`, replacing the last run's.
-pub fn write_full(store: &Path, reports: &[ProductReport]) -> std::io::Result<PathBuf> {
+pub fn write_full(store: &Path, reports: &[RunSummary]) -> std::io::Result<PathBuf> {
     let path = warnings_file(store);
     std::fs::write(&path, render_full(reports))?;
     Ok(path)
@@ -196,7 +195,7 @@ pub fn write_full(store: &Path, reports: &[ProductReport]) -> std::io::Result<Pa
 
 /// The summary of every product's warnings: one table per product with warnings, one row
 /// per reason. `full_list` names where every warning is.
-pub fn render_summary(reports: &[ProductReport], full_list: Option<&Path>) -> String {
+pub fn render_summary(reports: &[RunSummary], full_list: Option<&Path>) -> String {
     let mut out = String::new();
     let total: usize = reports.iter().map(|r| r.warnings.len()).sum();
     if total == 0 {
@@ -246,7 +245,7 @@ pub fn render_summary(reports: &[ProductReport], full_list: Option<&Path>) -> St
 }
 
 /// Every warning, per product, as `--verbose` prints them.
-pub fn render_verbose(reports: &[ProductReport]) -> String {
+pub fn render_verbose(reports: &[RunSummary]) -> String {
     let mut out = String::new();
     for r in reports.iter().filter(|r| !r.warnings.is_empty()) {
         let _ = writeln!(out, "\nWarnings for {} ({}):", r.product, r.warnings.len());

@@ -62,7 +62,8 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         callers.markdown
     );
     assert!(callers.markdown.contains("Cart.total"), "{}", callers.markdown);
-    let rows = callers.json["rows"].as_array().expect("rows");
+    let callers_json = callers.json_value();
+    let rows = callers_json["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), 1, "{}", callers.json);
     assert_eq!(rows[0]["ambiguous"], 2, "{}", callers.json);
 
@@ -73,7 +74,8 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         "callers",
         &[("fqn", "com.x.Pricing.price(String, int)")],
     );
-    let rows = certain.json["rows"].as_array().expect("rows");
+    let certain_json = certain.json_value();
+    let rows = certain_json["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), 2, "{}", certain.json);
     let known = rows
         .iter()

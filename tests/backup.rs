@@ -89,13 +89,19 @@ fn a_backup_of_a_stopped_store_is_hard_linked_and_answers_identically() {
         )
     };
 
+    // Every product of the fixture company's config is in the backup.
+    let products = std::fs::read_to_string(&before)
+        .expect("read config")
+        .lines()
+        .filter(|l| l.trim() == "[[product]]")
+        .count();
     let to = dir.path().join("backups/first");
     let out = backup_cli(&store, &to);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
         stdout.contains(&format!(
-            "backup written to {}: generation {generation}, 4 products",
+            "backup written to {}: generation {generation}, {products} products",
             to.display()
         )),
         "{stdout}"

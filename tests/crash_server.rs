@@ -525,8 +525,11 @@ fn a_store_that_cannot_be_written_is_a_clear_error_naming_it_and_stays_whole() {
         "a clear error naming the path: {stderr}"
     );
 
-    // A store another process holds: the index names it and the holder.
+    // A store another process holds without saying where it listens (a server hands
+    // index runs beside it to itself: `tests/handoff.rs`; here its record is gone): the
+    // index names the store and the holder.
     let served = Served::start(&store, None, &dir.path().join("holder.log"));
+    std::fs::remove_file(store.join(semgraph::handoff::SERVER_FILE)).expect("the server's record");
     let out = Command::new(BIN)
         .arg("index")
         .arg("--config")

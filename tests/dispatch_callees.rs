@@ -25,7 +25,8 @@ fn ask(store: &Store, domain: &str, endpoint: &str, params: &[(&str, &str)]) -> 
 
 /// `(method, via)` of each callee row.
 fn rows(doc: &Document) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = doc.json["rows"]
+    let doc_json = doc.json_value();
+    let mut out: Vec<(String, String)> = doc_json["rows"]
         .as_array()
         .expect("rows")
         .iter()

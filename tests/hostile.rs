@@ -599,6 +599,16 @@ fn unclosed_nesting(repo: &Path, wiki: &Path, c: &mut Corpus) {
         ),
     );
     c.tolerated("Java public methods 5,000 deep, never closed", &rel);
+    let rel = "src/main/kotlin/com/acme/shop/unclosed/Unclosed.kt".to_string();
+    write(
+        repo,
+        &rel,
+        format!(
+            "package com.acme.shop.unclosed\n\nclass Unclosed {{\n{}",
+            "fun m() {\n".repeat(n)
+        ),
+    );
+    c.tolerated("Kotlin functions 20,000 deep, never closed", &rel);
     let rel = format!("{RES_DIR}/application-unclosed.yml");
     write(repo, &rel, format!("shop:\n  deep: {}1\n", "[".repeat(n)));
     c.tolerated("YAML flow sequences 20,000 deep, never closed", &rel);

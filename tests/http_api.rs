@@ -536,6 +536,73 @@ async fn the_server_indexes_while_it_answers_and_the_cli_prints_the_same_answer(
     assert!(String::from_utf8_lossy(&wrong.stdout).contains("`fqn`"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn change_impact_takes_a_diff_in_a_post_body_and_refuses_it_in_a_query_string() {
+    let s = TestServer::start(None).await;
+    let c = client();
+    let diff = std::fs::read_to_string(
+        support::fixture()
+            .with_file_name("changes")
+            .join("orders-open-orders.diff"),
+    )
+    .expect("the diff");
+    let path = "/api/v1/recipes/change-impact";
+    let ok = send(
+        c.post(s.url(path))
+            .query(&[("depth", "2")])
+            .header("accept", "application/json")
+            .body(serde_json::json!({ "diff": diff }).to_string()),
+    )
+    .await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let v = json(&ok.body);
+    assert_eq!(v["result"]["recipe_version"], "change-impact/1");
+    assert_eq!(
+        v["result"]["depth"], 2,
+        "the query string's parameters join the body's"
+    );
+    assert_eq!(v["result"]["complete"], true, "{}", v["markdown"]);
+    assert!(v["markdown"].as_str().unwrap_or("").contains("## Tests to run"));
+
+    // A document does not fit a URL: GET says to POST it.
+    let get = send(c.get(s.url(path)).query(&[("diff", diff.as_str())])).await;
+    assert_eq!(get.status, 422, "{}", get.body);
+    assert!(
+        get.body.contains("`diff`") && get.body.contains("POST"),
+        "{}",
+        get.body
+    );
+    // Neither a diff nor a range; a range without its repository; both.
+    let none = send(c.post(s.url(path)).body("{}")).await;
+    assert_eq!(none.status, 422, "{}", none.body);
+    assert!(none.body.contains("parameter `diff`"), "{}", none.body);
+    let range = send(c.post(s.url(path)).body(r#"{"range": "main..HEAD"}"#)).await;
+    assert_eq!(range.status, 422, "{}", range.body);
+    assert!(range.body.contains("parameter `repo`"), "{}", range.body);
+    let both = send(
+        c.post(s.url(path))
+            .body(serde_json::json!({ "diff": diff, "repo": "orders", "range": "a..b" }).to_string()),
+    )
+    .await;
+    assert_eq!(both.status, 422, "{}", both.body);
+    // An option smuggled into a revision never reaches git.
+    let smuggled = send(
+        c.post(s.url(path))
+            .body(r#"{"repo": "orders", "range": "--output=/tmp/x..HEAD"}"#),
+    )
+    .await;
+    assert_eq!(smuggled.status, 422, "{}", smuggled.body);
+    assert!(smuggled.body.contains("parameter `range`"), "{}", smuggled.body);
+    // A diff that is not one.
+    let garbage = send(
+        c.post(s.url(path))
+            .body(r#"{"diff": "--- a\n+++ b\n@@ -1,3 +1,3 @@\n nope\n"}"#),
+    )
+    .await;
+    assert_eq!(garbage.status, 422, "{}", garbage.body);
+    assert!(garbage.body.contains("cannot be read"), "{}", garbage.body);
+}
+
 /// The samples of a `/metrics` answer, read by a Prometheus text-format parser.
 fn scrape(body: &str) -> prometheus_parse::Scrape {
     prometheus_parse::Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).expect("a Prometheus exposition")

@@ -141,6 +141,33 @@ async fn a_session_lists_six_tools_and_answers_the_api_pages() {
     .await;
     assert_eq!(without_times(&impact.text), without_times(&rest_impact.body));
 
+    // A diff is too long for a query string: the proxy sends it in a POST body.
+    let diff = std::fs::read_to_string(
+        support::fixture()
+            .with_file_name("changes")
+            .join("orders-open-orders.diff"),
+    )
+    .expect("the diff");
+    let change = call(
+        &client,
+        "execute",
+        json!({"endpoint": "change-impact", "params": {"diff": diff, "depth": "2"}}),
+    )
+    .await;
+    assert!(!change.is_error, "{}", change.text);
+    assert!(
+        change.text.contains("recipe_version: change-impact/1"),
+        "{}",
+        change.text
+    );
+    assert!(
+        change
+            .text
+            .contains("GET /api/orders/customers/{customerId}/open"),
+        "{}",
+        change.text
+    );
+
     let jira = call(
         &client,
         "wiki",

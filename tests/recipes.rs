@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use semgraph::workspace::LocalWorkspace;
 use semgraph_indexer::{index_product, Company, NoProgress};
-use semgraph_queries::{execute, Caller, Document, Request};
+use semgraph_queries::{execute, execute_with, Caller, Document, Request};
 use semgraph_storage::Store;
 
 #[path = "support/scratch.rs"]
@@ -52,6 +53,10 @@ fn golden(name: &str, doc: &Document) {
     let mut settings = insta::Settings::clone_current();
     settings.add_filter(r"\(\d+\.\d{3}s\)", "(T s)");
     settings.add_filter(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z", "DATE");
+    // The fixture lives in semgraph's own repository: the commit it was indexed at is
+    // whatever semgraph's HEAD is, and its tree may be dirty while someone works.
+    settings.add_filter(r"(?m)^- WARN: [^\n]*indexed at [^\n]*\n", "");
+    settings.add_filter(r"indexed at [0-9a-f]{7}[^(\n]*\(", "indexed at COMMIT (");
     settings.set_snapshot_path("golden");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(name, doc.markdown));
@@ -123,7 +128,66 @@ fn other_recipe_golden_documents() {
 }
 
 #[test]
+fn kotlin_product_golden_documents() {
+    // The logistics product is Kotlin (with one Java class): the same recipes answer.
+    golden(
+        "impact-kotlin-shipment-service-get",
+        &ask(
+            "recipes",
+            "impact",
+            &[("target", "com.acme.shipping.service.ShipmentService.get")],
+        ),
+    );
+    golden(
+        "table-analysis-shipments",
+        &ask("recipes", "table-analysis", &[("table", "shipments")]),
+    );
+    golden(
+        "endpoint-trace-post-shipments-dispatch",
+        &ask(
+            "recipes",
+            "endpoint-trace",
+            &[("endpoint", "POST /api/shipments/{id}/dispatch")],
+        ),
+    );
+    golden(
+        "code-callers-kotlin-companion",
+        &ask(
+            "code",
+            "callers",
+            &[
+                ("fqn", "com.acme.shipping.web.ShipmentDto.Companion.from"),
+                ("depth", "2"),
+            ],
+        ),
+    );
+}
+
+#[test]
+fn schema_golden_documents() {
+    // A Liquibase table: its changesets, named keys and the code that uses it.
+    golden("db-table-products", &ask("db", "table", &[("name", "products")]));
+    // One table name in two products: both answered, each with its own keys.
+    golden(
+        "db-table-subscriptions",
+        &ask("db", "table", &[("name", "subscriptions")]),
+    );
+    golden("db-columns-prices", &ask("db", "columns", &[("table", "prices")]));
+    // Two changesets, one per database, define one table: both listed, and how they differ.
+    golden(
+        "table-analysis-search-terms",
+        &ask("recipes", "table-analysis", &[("table", "search_terms")]),
+    );
+    // A trigger is found by its own name and by `table.trigger`.
+    let by_name = ask("db", "ddl", &[("name", "trg_orders_audit")]);
+    let by_table = ask("db", "ddl", &[("name", "orders.trg_orders_audit")]);
+    assert_eq!(by_name.json, by_table.json);
+    golden("db-ddl-trigger", &by_name);
+}
+
+#[test]
 fn every_recipe_opens_with_title_version_and_steps() {
+    let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
     for (endpoint, params) in [
         (
             "impact",
@@ -134,6 +198,7 @@ fn every_recipe_opens_with_title_version_and_steps() {
         ("jira-history", vec![("service", "payments")]),
         ("endpoint-trace", vec![("endpoint", "GET /api/orders/{id}")]),
         ("service-map", vec![]),
+        ("change-impact", vec![("diff", diff.as_str())]),
     ] {
         let doc = ask("recipes", endpoint, &params);
         let lines: Vec<&str> = doc.markdown.lines().collect();
@@ -151,7 +216,10 @@ fn every_recipe_opens_with_title_version_and_steps() {
             "{endpoint}: {}",
             lines[6]
         );
-        assert_eq!(doc.json["recipe_version"], format!("{endpoint}/{version}"));
+        assert_eq!(
+            doc.json_value()["recipe_version"],
+            format!("{endpoint}/{version}")
+        );
     }
 }
 
@@ -165,7 +233,7 @@ fn impact_reaches_exactly_the_endpoints_expected_md_lists() {
     let mut problems = Vec::new();
     for (changed, want) in &expected {
         let doc = ask("recipes", "impact", &[("target", changed), ("depth", "8")]);
-        let got: BTreeSet<String> = doc.json["endpoints"]
+        let got: BTreeSet<String> = doc.json_value()["endpoints"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -213,7 +281,7 @@ fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
             "endpoint-trace",
             &[("endpoint", endpoint), ("depth", depth)],
         );
-        let got: BTreeSet<(String, String, String)> = doc.json["crossings"]
+        let got: BTreeSet<(String, String, String)> = doc.json_value()["crossings"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -232,7 +300,7 @@ fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
             .collect();
         assert_eq!(&got, want, "{endpoint} at depth {depth}");
         // Every method reached across a boundary says which crossing it came through.
-        let crossed: usize = doc.json["methods_by_depth"]
+        let crossed: usize = doc.json_value()["methods_by_depth"]
             .as_array()
             .into_iter()
             .flatten()
@@ -250,7 +318,7 @@ fn endpoint_traces_cross_exactly_the_boundaries_expected_md_lists() {
 fn table_analysis_lists_the_triggers_and_views_expected_md_lists() {
     for row in expected_rows("Triggers") {
         let doc = ask("recipes", "table-analysis", &[("table", &row[0])]);
-        let triggers: Vec<String> = doc.json["analyses"][0]["triggers"]
+        let triggers: Vec<String> = doc.json_value()["analyses"][0]["triggers"]
             .as_array()
             .cloned()
             .unwrap_or_default()
@@ -267,7 +335,7 @@ fn table_analysis_lists_the_triggers_and_views_expected_md_lists() {
     for row in expected_rows("Views") {
         for table in row[1].split(", ") {
             let doc = ask("recipes", "table-analysis", &[("table", table)]);
-            let views: Vec<String> = doc.json["analyses"][0]["views"]
+            let views: Vec<String> = doc.json_value()["analyses"][0]["views"]
                 .as_array()
                 .cloned()
                 .unwrap_or_default()
@@ -349,7 +417,7 @@ fn callers_cross_products_and_never_confuse_look_alikes() {
             ("depth", "2"),
         ],
     );
-    let callers: Vec<String> = doc.json["rows"]
+    let callers: Vec<String> = doc.json_value()["rows"]
         .as_array()
         .cloned()
         .unwrap_or_default()
@@ -425,6 +493,173 @@ fn primitive_golden_documents() {
     for (domain, endpoint, params) in cases {
         golden(&format!("{domain}-{endpoint}"), &ask(domain, endpoint, params));
     }
+}
+
+/// The pull request of `fixtures/acme/changes/` (see EXPECTED.md, `Change impact`), asked
+/// with this machine's workspace (the new side of each file is the fixture with the diff
+/// applied).
+fn change_impact() -> Document {
+    let diff = std::fs::read_to_string(acme().join("changes/orders-open-orders.diff")).expect("the diff");
+    let request = Request::new("recipes", "change-impact", [("diff", diff.as_str())]);
+    match execute_with(
+        &store().snapshot(),
+        &Caller::full_access(),
+        &request,
+        &LocalWorkspace::new(),
+    ) {
+        Ok(doc) => doc,
+        Err(e) => panic!("change-impact failed: {}", e.body()),
+    }
+}
+
+#[test]
+fn change_impact_golden_document() {
+    golden("change-impact-orders-open-orders", &change_impact());
+}
+
+/// The tables under `## section` of EXPECTED.md, each a list of rows (header dropped).
+fn expected_tables(section: &str) -> Vec<Vec<Vec<String>>> {
+    let text = std::fs::read_to_string(acme().join("EXPECTED.md")).expect("EXPECTED.md");
+    let mut tables: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut inside = false;
+    let mut in_table = false;
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            inside = h.trim() == section;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line.starts_with('|') {
+            if !in_table {
+                tables.push(Vec::new());
+                in_table = true;
+                continue; // header
+            }
+            if line.starts_with("|---") {
+                continue;
+            }
+            if let Some(t) = tables.last_mut() {
+                t.push(
+                    line.trim_matches('|')
+                        .split('|')
+                        .map(|c| c.trim().to_string())
+                        .collect(),
+                );
+            }
+        } else {
+            in_table = false;
+        }
+    }
+    tables
+}
+
+#[test]
+fn change_impact_gives_the_facts_expected_md_lists() {
+    let tables = expected_tables("Change impact");
+    assert_eq!(tables.len(), 2, "two tables in the Change impact section");
+    let doc = change_impact();
+    let j = &doc.json_value();
+    assert_eq!(j["recipe_version"], "change-impact/1");
+    assert_eq!(j["complete"], true, "every file is mapped: {}", doc.markdown);
+    // Exactly the declarations listed, each with its change.
+    let strip = |name: &str| name.split('(').next().unwrap_or(name).to_string();
+    let mut got: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for part in ["code", "schema", "config"] {
+        for t in j[part].as_array().cloned().unwrap_or_default() {
+            got.insert((
+                t["change"].as_str().unwrap_or("").to_string(),
+                t["kind"].as_str().unwrap_or("").to_string(),
+                strip(t["name"].as_str().unwrap_or("")),
+            ));
+        }
+    }
+    let want: BTreeSet<(String, String, String)> = tables[0]
+        .iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone()))
+        .collect();
+    assert_eq!(got, want, "declarations touched");
+    // The new route, said as not in the graph yet.
+    let routes: Vec<(String, bool)> = j["endpoints_touched"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| {
+            (
+                e["endpoint"].as_str().unwrap_or("").to_string(),
+                e["indexed"].as_bool().unwrap_or(true),
+            )
+        })
+        .collect();
+    assert!(
+        routes.contains(&("GET /api/orders/customers/{customerId}/open".to_string(), false)),
+        "{routes:?}"
+    );
+    // What the consolidated impact reaches.
+    let rows = |key: &str| j[key].as_array().cloned().unwrap_or_default();
+    let endpoints: BTreeSet<String> = rows("endpoints")
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["service"].as_str().unwrap_or(""),
+                e["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let entry_points: BTreeSet<String> = rows("entry_points")
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {} {}",
+                e["service"].as_str().unwrap_or(""),
+                e["kind"].as_str().unwrap_or(""),
+                e["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let http_callers: BTreeSet<String> = rows("other_products")
+        .iter()
+        .map(|c| strip(c["caller"].as_str().unwrap_or("")))
+        .collect();
+    let tables_written: BTreeSet<String> = rows("tables_written")
+        .iter()
+        .map(|t| t["table"].as_str().unwrap_or("").to_string())
+        .collect();
+    let tests: BTreeSet<String> = rows("tests")
+        .iter()
+        .flat_map(|c| {
+            let class = c["class"].as_str().unwrap_or("").to_string();
+            c["methods"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |m| format!("{class}.{}", m.as_str().unwrap_or("")))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for row in &tables[1] {
+        let (what, name) = (row[0].as_str(), &row[1]);
+        let found = match what {
+            "endpoint" => endpoints.contains(name),
+            "entry point" => entry_points.contains(name),
+            "http caller" => http_callers.contains(name),
+            "table written" => tables_written.contains(name),
+            "test" => tests.contains(name),
+            "none" => !endpoints.contains(name),
+            other => panic!("unknown row kind {other}"),
+        };
+        if !found {
+            problems.push(format!("{what} {name}"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "not as EXPECTED.md says: {problems:?}\nendpoints {endpoints:?}\nentry points {entry_points:?}\ntests {tests:?}"
+    );
 }
 
 /// A flowchart as the recipes write it, read back by a parser of the subset they emit:

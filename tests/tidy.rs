@@ -104,13 +104,13 @@ fn indexer_stage(rel: &str) -> &str {
 /// The indexer's stages, lowest first: a file may import only from its own stage or one
 /// below it (`pipeline` runs them all; tests and the fuzz bodies may reach anywhere).
 const INDEXER_STAGES: &[&[&str]] = &[
-    &["error", "walk", "company"],
+    &["error", "walk", "company", "git"],
     &["facts", "typemodel"],
     &["lang"],
     &["resolve"],
     &["frameworks"],
     &["emit"],
-    &["pipeline"],
+    &["pipeline", "outline"],
 ];
 
 fn stage_rank(stage: &str) -> Option<usize> {

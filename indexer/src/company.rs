@@ -197,8 +197,10 @@ mod tests {
             vec![
                 ("orders", "commerce"),
                 ("inventory", "commerce"),
+                ("catalog", "commerce"),
                 ("payments", "finance"),
-                ("notifications", "platform")
+                ("notifications", "platform"),
+                ("logistics", "commerce")
             ]
         );
         assert!(c.products.iter().all(|p| p.repos.iter().all(|r| r.is_dir())));

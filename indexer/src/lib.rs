@@ -3,7 +3,7 @@
 //! Four stages, data flowing one way, run by one orchestrator (`pipeline`):
 //!
 //! - `lang`: the front-ends — one file in, plain facts out, never failing (a broken file
-//!   is facts plus warnings): Java, build files, SQL and migrations, config, wiki, Jira;
+//!   is facts plus warnings): Java, Kotlin, build files, SQL and migrations, config, wiki, Jira;
 //! - `facts` and `resolve`: the language-neutral facts of code, and their names and calls
 //!   bound over the product's symbol table;
 //! - `frameworks`: pure recognisers, one per framework — facts in, findings out;
@@ -11,6 +11,9 @@
 //!   into one `ProductWriter` run.
 //!
 //! [`Company`] reads `semgraph.toml`; [`index_product`] runs one product into a store.
+//! [`outline`] lists what one source text declares, with lines (the new side of a diff);
+//! [`git`] tells a repository's checked-out commit and whether its tree is dirty (recorded
+//! on each Repo node of a run).
 //! `fuzzing` (hidden) holds the fuzz target bodies, which need the private front-ends.
 
 mod company;
@@ -20,7 +23,9 @@ mod facts;
 mod frameworks;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod git;
 mod lang;
+mod outline;
 mod pipeline;
 mod resolve;
 #[cfg(test)]
@@ -31,4 +36,5 @@ mod walk;
 
 pub use company::{Company, ProductSource, DEFAULT_STORE};
 pub use error::IndexError;
-pub use pipeline::{index_product, NoProgress, ProductReport, Progress};
+pub use outline::{outline, Declaration};
+pub use pipeline::{index_product, index_product_with, IndexMode, NoProgress, ProductReport, Progress};

@@ -13,13 +13,18 @@
 //! its calls, runs the recognisers in parallel (they are pure) and writes what they found.
 //! Anything that goes wrong with one file is a warning on the run; only a store failure
 //! stops it, and then nothing of the run becomes visible.
+//!
+//! A re-index is incremental by default (`cache`): each code file's parsed facts are kept
+//! in the store under a digest of its path, content and the indexer build, and a file
+//! whose digest is there is not parsed again; every stage over the whole product runs
+//! again over the facts, so the graph is exactly the one a full run writes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use semgraph_storage::{CommitSummary, NodeId, ProductWriter, Store, Warning};
+use semgraph_storage::{CommitSummary, FactsDigest, NodeId, ProductWriter, Store, Warning};
 
 use crate::company::{Company, ProductSource};
 use crate::emit::{self, code::CodeNodes, findings::Targets, findings::Topics, Run};
@@ -28,9 +33,14 @@ use crate::facts::{CodeFile, Receiver};
 use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
 use crate::lang::build::{self, BuildFile, BuildKind};
 use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
-use crate::lang::{java, jira, sql, wiki};
+use crate::lang::liquibase::{ConfigLookup, ModuleChangelogs};
+use crate::lang::{self, jira, schemas, wiki};
 use crate::resolve::{self, SymbolTable};
 use crate::walk::{self, SourceFile, SourceKind};
+
+mod cache;
+use cache::FactsCache;
+pub use cache::IndexMode;
 
 /// Code files parsed at once: bounds the source text held in memory.
 const CHUNK: usize = 64;
@@ -75,16 +85,33 @@ pub struct ProductReport {
     pub elapsed: Duration,
     /// What the commit did.
     pub commit: CommitSummary,
+    /// Code files this run parsed (changed, added, renamed, or every one on a full run).
+    pub code_parsed: u64,
+    /// Code files whose facts were reused from an earlier run (unchanged content).
+    pub code_reused: u64,
 }
 
-/// Indexes one product of `company` into `store` as a new generation and commits it.
+/// Indexes one product of `company` into `store` as a new generation and commits it,
+/// reusing the facts of every code file an earlier run parsed ([`IndexMode::Incremental`]).
 pub fn index_product(
     store: &Store,
     company: &Company,
     product: &ProductSource,
     progress: &dyn Progress,
 ) -> Result<ProductReport, IndexError> {
+    index_product_with(store, company, product, progress, IndexMode::Incremental)
+}
+
+/// [`index_product`], choosing whether earlier runs' facts are reused.
+pub fn index_product_with(
+    store: &Store,
+    company: &Company,
+    product: &ProductSource,
+    progress: &dyn Progress,
+    mode: IndexMode,
+) -> Result<ProductReport, IndexError> {
     let started = Instant::now();
+    let mut cache = FactsCache::new(store, mode);
     let mut w = store.begin(&product.name, &product.area)?;
     let mut run = Run {
         product_names: company.products.iter().map(|p| p.name.clone()).collect(),
@@ -115,7 +142,7 @@ pub fn index_product(
 
     let repo_started = Instant::now();
     for (root, files) in &repos {
-        index_repo(&mut run, &mut w, product_node, root, files, progress)?;
+        index_repo(&mut run, &mut w, &mut cache, product_node, root, files, progress)?;
     }
     w.record_timing("code", repo_started.elapsed());
 
@@ -133,6 +160,10 @@ pub fn index_product(
         w.record_stat(name, *value);
     }
     let commit = w.commit()?;
+    // After the commit: a run that fails keeps the previous run's entries.
+    if let Err(e) = store.retain_facts(&product.name, &cache.used) {
+        tracing::warn!(error = %e, product = %product.name, "cannot prune the facts cache");
+    }
     Ok(ProductReport {
         product: product.name.clone(),
         files: run.files,
@@ -142,6 +173,8 @@ pub fn index_product(
         warnings: run.warnings,
         elapsed: started.elapsed(),
         commit,
+        code_parsed: cache.parsed,
+        code_reused: cache.reused,
     })
 }
 
@@ -221,6 +254,7 @@ fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module
 fn index_repo(
     run: &mut Run,
     w: &mut ProductWriter,
+    cache: &mut FactsCache<'_>,
     product_node: NodeId,
     root: &Path,
     files: &[SourceFile],
@@ -231,7 +265,8 @@ fn index_repo(
         .and_then(|n| n.to_str())
         .unwrap_or("repo")
         .to_string();
-    let repo = emit::layout::write_repo(run, w, product_node, &repo_name, root)?;
+    let git = crate::git::state(root);
+    let repo = emit::layout::write_repo(run, w, product_node, &repo_name, root, git.as_ref())?;
 
     // Modules, then config: a module's `spring.application.name` names its service.
     let mut modules = find_modules(files, &mut run.warnings);
@@ -245,7 +280,12 @@ fn index_repo(
         });
     }
     let configs = config::read_configs(files, &mut run.warnings);
-    let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
+    let env: Vec<&ParsedConfig> = configs
+        .iter()
+        .filter(|c| c.parsed.kind == ConfigKind::Env)
+        .collect();
+    // Each deployable module's service name, and the port its configuration listens on.
+    let mut named: Vec<(&Module, String, Option<String>, Vec<u16>)> = Vec::new();
     for m in modules.iter().filter(|m| m.deployable) {
         let in_module: Vec<&ParsedConfig> = configs
             .iter()
@@ -263,16 +303,76 @@ fn index_repo(
                     .map(str::to_string)
             })
             .unwrap_or_else(|| repo_name.clone());
+        let main: Vec<&ParsedConfig> = in_module
+            .iter()
+            .copied()
+            .filter(|c| !c.file.rel.contains("src/test/"))
+            .collect();
+        let ports = server_port(&ConfigScope::new(&main, &env)).into_iter().collect();
+        named.push((m, name, app_name, ports));
+    }
+    // Deployment descriptors: which module each deploys, and what it gives it.
+    let deployments = read_deployments(files, &env, &mut run.warnings);
+    let mut deployed: BTreeMap<String, Vec<&config::Deployment>> = BTreeMap::new();
+    for d in &deployments {
+        match deployed_module(d, &named) {
+            Some(dir) => deployed.entry(dir).or_default().push(d),
+            None => run.stat("deployments.unmatched", 1),
+        }
+    }
+    let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
+    let mut reach: BTreeMap<String, emit::findings::Reach> = BTreeMap::new();
+    for (m, name, app_name, mut ports) in named {
+        let mut hosts: Vec<String> = Vec::new();
+        for d in deployed.get(&m.dir).into_iter().flatten() {
+            for h in &d.hosts {
+                if !h.eq_ignore_ascii_case(&name) && !hosts.contains(h) {
+                    hosts.push(h.clone());
+                }
+            }
+            for p in &d.ports {
+                if !ports.contains(p) {
+                    ports.push(*p);
+                }
+            }
+        }
         let service = emit::layout::Service {
             name: &name,
             module: &m.dir,
             repo: &repo_name,
             artifact: m.artifact.as_deref(),
             application_name: app_name.is_some(),
+            ports: &ports,
+            hosts: &hosts,
         };
         let id = emit::layout::write_service(run, w, repo, &service)?;
+        let r = reach.entry(name.clone()).or_default();
+        r.hosts.extend(hosts);
+        r.ports.extend(ports);
         services.insert(m.dir.clone(), (id, name));
     }
+    // A deployment's environment is configuration of the module it deploys.
+    let deploy_configs: Vec<(String, ParsedConfig)> = deployed
+        .iter()
+        .flat_map(|(dir, ds)| ds.iter().map(move |d| (dir, d)))
+        .filter(|(_, d)| !d.env.is_empty())
+        .filter_map(|(dir, d)| {
+            let file = files.iter().find(|f| f.rel == d.file)?.clone();
+            Some((
+                dir.clone(),
+                ParsedConfig {
+                    parsed: config::ConfigFile {
+                        path: d.file.clone(),
+                        kind: ConfigKind::Env,
+                        profile: None,
+                        entries: d.env.clone(),
+                        warnings: Vec::new(),
+                    },
+                    file,
+                },
+            ))
+        })
+        .collect();
     let mut file_nodes: BTreeMap<String, NodeId> = BTreeMap::new();
     for f in files {
         let parent = module_of(&modules, &f.rel)
@@ -282,34 +382,64 @@ fn index_repo(
         file_nodes.insert(f.rel.clone(), id);
     }
 
-    // Schemas.
-    let schema = sql::read_repository_schema(files);
-    run.warnings.extend(schema.warnings);
-    run.stat("sql.statements", schema.statements);
-    let tables = emit::schema::write_schema(run, w, &schema.schema, &schema.placed, &file_nodes)?;
-    run.tables.extend(tables);
-
     // Config keys before code, so code can point at them. Each module's keys indexed once,
     // for every placeholder of the repository.
     let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
-    let env: Vec<&ParsedConfig> = configs
-        .iter()
-        .filter(|c| c.parsed.kind == ConfigKind::Env)
-        .collect();
     let mut module_configs: BTreeMap<Option<String>, Vec<&ParsedConfig>> = BTreeMap::new();
     for c in &configs {
         let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
         module_configs.entry(module).or_default().push(c);
     }
+    for (dir, _) in &deploy_configs {
+        module_configs.entry(Some(dir.clone())).or_default();
+    }
     let scopes: BTreeMap<Option<String>, ConfigScope<'_>> = module_configs
         .iter()
-        .map(|(module, scope)| (module.clone(), ConfigScope::new(scope, &env)))
+        .map(|(module, scope)| {
+            let deployment = deploy_configs
+                .iter()
+                .filter(|(dir, _)| Some(dir) == module.as_ref())
+                .flat_map(|(_, c)| &c.parsed.entries);
+            (
+                module.clone(),
+                ConfigScope::new(scope, &env).with_deployment(deployment),
+            )
+        })
         .collect();
     let env_only = ConfigScope::new(&[], &env);
     let scope_of = |rel: &str| {
         let module = module_of(&modules, rel).map(|m| m.dir.clone());
         scopes.get(&module).unwrap_or(&env_only)
     };
+
+    // Schemas: scripts and Liquibase changelogs, whose master and parameters come from
+    // each module's config.
+    let lookups: Vec<(String, ConfigLookup<'_>)> = modules
+        .iter()
+        .filter(|m| m.deployable)
+        .map(|m| {
+            let scope = scopes.get(&Some(m.dir.clone())).unwrap_or(&env_only);
+            let lookup: ConfigLookup<'_> =
+                Box::new(move |key: &str| scope.lookup(None, key).map(|v| scope.resolve(&v)));
+            (m.dir.clone(), lookup)
+        })
+        .collect();
+    let changelog_modules: Vec<ModuleChangelogs<'_>> = lookups
+        .iter()
+        .map(|(dir, lookup)| ModuleChangelogs {
+            dir,
+            config: lookup.as_ref(),
+        })
+        .collect();
+    let schema = schemas::read_repository_schema(files, &changelog_modules);
+    run.warnings.extend(schema.warnings);
+    run.stat("sql.statements", schema.statements);
+    if schema.changelogs > 0 {
+        run.stat("liquibase.changelogs", schema.changelogs);
+        run.stat("liquibase.changesets", schema.changesets);
+    }
+    let tables = emit::schema::write_schema(run, w, &schema.schema, &file_nodes)?;
+    run.tables.extend(tables);
     let resolve = |rel: &str, value: &str| -> String {
         if !value.contains("${") {
             return value.to_string();
@@ -338,10 +468,20 @@ fn index_repo(
         }
         progress.file_done(c.file.size);
     }
+    for (dir, c) in &deploy_configs {
+        if let Some(&file) = file_nodes.get(&c.file.rel) {
+            let scope = scopes.get(&Some(dir.clone())).unwrap_or(&env_only);
+            let written = emit::config::write_config(run, w, file, c, scope)?;
+            config_index.add_deployment(&c.file.rel, dir, written.iter().map(|(k, _)| k.as_str()));
+            config_keys.extend(written.into_iter().map(|(_, id)| id));
+        }
+    }
 
     let builds: Vec<(String, BuildFile)> = modules.iter().map(|m| (m.dir.clone(), m.build.clone())).collect();
     let code = Code {
         builds: &builds,
+        configs: &configs,
+        reach: &reach,
         files,
         file_nodes: &file_nodes,
         service_of: &service_of,
@@ -349,16 +489,91 @@ fn index_repo(
         config_index: &config_index,
         config_keys: &config_keys,
     };
-    index_code(run, w, &code)?;
+    index_code(run, w, cache, &code)?;
     for f in files.iter().filter(|f| f.kind != SourceKind::Config) {
         progress.file_done(f.size);
     }
     Ok(())
 }
 
+/// The port a module's configuration listens on (`server.port`, placeholders resolved),
+/// unless it is Spring's default, random (`0`) or not fixed.
+fn server_port(scope: &ConfigScope<'_>) -> Option<u16> {
+    let written = scope.lookup(None, "server.port")?;
+    let port: u16 = scope.resolve(&written).trim().parse().ok()?;
+    (port != 0).then_some(port)
+}
+
+/// The deployment descriptors of a repository (docker-compose files, Kubernetes manifests).
+fn read_deployments(
+    files: &[SourceFile],
+    env: &[&ParsedConfig],
+    warnings: &mut Vec<Warning>,
+) -> Vec<config::Deployment> {
+    let env_scope = ConfigScope::new(&[], env);
+    let lookup = |k: &str| env_scope.lookup(None, k);
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.kind == SourceKind::Deployment) {
+        let Some(text) = walk::read_source(f, warnings) else {
+            continue;
+        };
+        let mut found = Vec::new();
+        out.extend(config::parse_deployments(&f.rel, &text, &lookup, &mut found));
+        warnings.extend(found.into_iter().map(|w| Warning {
+            file: f.rel.clone(),
+            line: Some(w.line).filter(|&l| l > 0),
+            message: w.message,
+        }));
+    }
+    out
+}
+
+/// The module a deployment runs: the one its compose `build` context is, else the one
+/// service whose name, artifact or folder its image or names give.
+fn deployed_module(
+    d: &config::Deployment,
+    named: &[(&Module, String, Option<String>, Vec<u16>)],
+) -> Option<String> {
+    if let Some(context) = &d.build {
+        if let Some((m, ..)) = named.iter().find(|(m, ..)| &m.dir == context) {
+            return Some(m.dir.clone());
+        }
+    }
+    let candidates: Vec<&str> = d
+        .images
+        .iter()
+        .chain(&d.names)
+        .chain(std::iter::once(&d.name))
+        .map(String::as_str)
+        .collect();
+    for wanted in candidates {
+        let hits: Vec<&Module> = named
+            .iter()
+            .filter(|(m, name, ..)| {
+                name.eq_ignore_ascii_case(wanted)
+                    || m.artifact
+                        .as_deref()
+                        .is_some_and(|a| a.eq_ignore_ascii_case(wanted))
+                    || (!m.dir.is_empty()
+                        && m.dir
+                            .rsplit('/')
+                            .next()
+                            .is_some_and(|f| f.eq_ignore_ascii_case(wanted)))
+            })
+            .map(|(m, ..)| *m)
+            .collect();
+        if let [only] = hits.as_slice() {
+            return Some(only.dir.clone());
+        }
+    }
+    None
+}
+
 /// What the code passes of a repository need from the rest of its run.
 struct Code<'a> {
     builds: &'a [(String, BuildFile)],
+    configs: &'a [ParsedConfig],
+    reach: &'a BTreeMap<String, emit::findings::Reach>,
     files: &'a [SourceFile],
     file_nodes: &'a BTreeMap<String, NodeId>,
     service_of: &'a (dyn Fn(&str) -> Option<(NodeId, String)> + Sync),
@@ -367,18 +582,38 @@ struct Code<'a> {
     config_keys: &'a [NodeId],
 }
 
-/// One code file after the parallel read: its warnings, and its text and facts when
+/// One code file after the parallel read: its warnings, and its text and digest when
 /// readable.
-type ParsedSource = (Vec<Warning>, Option<(String, CodeFile)>);
+type ReadSource = (Vec<Warning>, Option<(String, FactsDigest)>);
+
+/// One code file before its facts are known: the file, its read warnings, and (when
+/// readable) its text, digest and the bytes the cache holds under the digest.
+type CacheInput<'a> = (
+    &'a SourceFile,
+    Vec<Warning>,
+    Option<(String, FactsDigest, Option<Vec<u8>>)>,
+);
+
+/// One code file with its facts: read warnings, and its text, digest and facts with, when
+/// they were parsed rather than reused, their encoding for the cache.
+type CacheOutput = (
+    Vec<Warning>,
+    Option<(String, FactsDigest, (CodeFile, Option<Vec<u8>>))>,
+);
 
 /// The facts of one code file, by the front-end of its language.
 fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
-    java::parse_java_file(&f.rel, text)
+    lang::parse_code(f.kind, &f.rel, text).unwrap_or_default()
 }
 
 /// The code of one repository, in two passes (see the module documentation).
-fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(), IndexError> {
-    let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind == SourceKind::Java).collect();
+fn index_code(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    cache: &mut FactsCache<'_>,
+    code: &Code<'_>,
+) -> Result<(), IndexError> {
+    let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind.is_code()).collect();
     let mut nodes = CodeNodes::default();
 
     // Pass 1: declarations and content of every file; a skeleton of each for the rest.
@@ -386,23 +621,80 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
     let mut knowledge = Knowledge::default();
     // Files a front-end gave up on (over its parse budget): said once, not parsed again.
     let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // The digest of every file read, for the second pass to find its facts again.
+    let mut digests: std::collections::HashMap<String, FactsDigest> = std::collections::HashMap::new();
     for chunk in sources.chunks(CHUNK) {
-        let parsed: Vec<ParsedSource> = chunk
+        let read: Vec<ReadSource> = chunk
             .par_iter()
             .map(|f| {
                 let mut warnings = Vec::new();
-                let parsed = walk::read_source(f, &mut warnings).map(|text| {
-                    let facts = parse_code(f, &text);
-                    (text, facts)
+                let read = walk::read_source(f, &mut warnings).map(|text| {
+                    let digest = cache::digest(&f.rel, &text);
+                    (text, digest)
                 });
-                (warnings, parsed)
+                (warnings, read)
             })
             .collect();
-        for (f, (warnings, parsed)) in chunk.iter().zip(parsed) {
+        let keys: Vec<FactsDigest> = read
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().map(|(_, d)| *d))
+            .collect();
+        let mut cached = if cache.reuse {
+            cache.lookup(&keys)?.into_iter()
+        } else {
+            vec![None; keys.len()].into_iter()
+        };
+        let inputs: Vec<CacheInput<'_>> = chunk
+            .iter()
+            .zip(read)
+            .map(|(f, (warnings, read))| {
+                let read = read.map(|(text, digest)| (text, digest, cached.next().flatten()));
+                (*f, warnings, read)
+            })
+            .collect();
+        // Each file's facts: decoded from the cache, else parsed (and encoded for it).
+        let parsed: Vec<CacheOutput> = inputs
+            .into_par_iter()
+            .map(|(f, warnings, read)| {
+                let read = read.map(|(text, digest, bytes)| {
+                    let facts = match bytes.as_deref().and_then(cache::decode) {
+                        Some(file) => (file, None),
+                        None => {
+                            let file = parse_code(f, &text);
+                            let bytes = cache::encode(&file);
+                            (file, Some(bytes))
+                        }
+                    };
+                    (text, digest, facts)
+                });
+                (warnings, read)
+            })
+            .collect();
+        let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
+        let mut files: Vec<(String, CodeFile)> = Vec::with_capacity(chunk.len());
+        for (f, (warnings, read)) in chunk.iter().zip(parsed) {
             run.warnings.extend(warnings);
-            let Some((text, file)) = parsed else {
+            let Some((text, digest, (file, encoded))) = read else {
+                files.push((String::new(), CodeFile::default()));
                 continue;
             };
+            match encoded {
+                Some(bytes) => {
+                    cache.parsed += 1;
+                    fresh.push((digest, bytes));
+                }
+                None => cache.reused += 1,
+            }
+            cache.used.push(digest);
+            digests.insert(f.rel.clone(), digest);
+            files.push((text, file));
+        }
+        cache.store.cache_facts(&fresh)?;
+        drop(fresh);
+        for (f, (text, file)) in chunk.iter().zip(files) {
+            if !digests.contains_key(&f.rel) {
+                continue;
+            }
             if let Some(reason) = &file.over_budget {
                 run.warn(&f.rel, None, reason.clone());
                 run.stat("files.over-budget", 1);
@@ -446,6 +738,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
         knowledge: &knowledge,
         builds: code.builds,
         config: code.config_index,
+        configs: code.configs,
         service_of: &service_name,
     };
 
@@ -462,25 +755,42 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
             Vec<resolve::ResolvedCall>,
             frameworks::Findings,
             frameworks::Findings,
-        )> = chunk
-            .par_iter()
-            .filter_map(|f| {
-                // Problems reading the file were reported by the first pass.
-                let mut already_reported = Vec::new();
-                let text = walk::read_source(f, &mut already_reported)?;
-                let file = parse_code(f, &text);
-                let calls = resolve::resolve_calls_typed(&file, &table, &product_types);
-                let declared = frameworks::declared(&product, &file);
-                let called = frameworks::calls(&product, &file, &calls);
-                Some((file, calls, declared, called))
-            })
-            .collect();
+        )> = {
+            // The facts the first pass parsed or reused, read back from the cache (a file
+            // unreadable then is skipped now too).
+            let known: Vec<(&SourceFile, FactsDigest)> = chunk
+                .iter()
+                .filter_map(|f| digests.get(&f.rel).map(|d| (*f, *d)))
+                .collect();
+            let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
+            let cached = cache.lookup(&keys)?;
+            known
+                .into_par_iter()
+                .zip(cached)
+                .filter_map(|((f, _), bytes)| {
+                    let file = match bytes.as_deref().and_then(cache::decode) {
+                        Some(file) => file,
+                        None => {
+                            // An entry lost since the first pass: parse the file again.
+                            let mut already_reported = Vec::new();
+                            let text = walk::read_source(f, &mut already_reported)?;
+                            parse_code(f, &text)
+                        }
+                    };
+                    let calls = resolve::resolve_calls_typed(&file, &table, &product_types);
+                    let declared = frameworks::declared(&product, &file);
+                    let called = frameworks::calls(&product, &file, &calls);
+                    Some((file, calls, declared, called))
+                })
+                .collect()
+        };
         for (file, calls, declared, called) in recognised {
             let targets = Targets {
                 types: &nodes.types,
                 methods: &nodes.methods,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
+                reach: code.reach,
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, declared)?;
             // Call sites a recogniser knows run nothing (a link built from a method).
@@ -505,6 +815,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
                 methods: &nodes.methods,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
+                reach: code.reach,
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, called)?;
         }
@@ -515,6 +826,7 @@ fn index_code(run: &mut Run, w: &mut ProductWriter, code: &Code<'_>) -> Result<(
         methods: &nodes.methods,
         config_keys: code.config_keys,
         service_of: code.service_of,
+        reach: code.reach,
     };
     for (path, batch) in frameworks::product(&product).batches {
         emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
@@ -661,8 +973,12 @@ fn index_jira(
 }
 
 #[cfg(test)]
+mod cloud_tests;
+#[cfg(test)]
 mod data_tests;
 #[cfg(test)]
 mod http_tests;
+#[cfg(test)]
+mod incremental_tests;
 #[cfg(test)]
 mod tests;

@@ -17,7 +17,12 @@ pub(crate) fn read(rel: &str) -> String {
 /// The rows of the markdown table under `## {section}` of EXPECTED.md, header and separator
 /// dropped, cells trimmed.
 pub(crate) fn expected_rows(section: &str) -> Vec<Vec<String>> {
-    let text = read("fixtures/acme/EXPECTED.md");
+    expected_rows_in("fixtures/acme/EXPECTED.md", section)
+}
+
+/// The rows of the markdown table under `## {section}` of the facts file `rel`.
+pub(crate) fn expected_rows_in(rel: &str, section: &str) -> Vec<Vec<String>> {
+    let text = read(rel);
     let heading = format!("## {section}");
     let rows: Vec<Vec<String>> = text
         .lines()
@@ -34,7 +39,7 @@ pub(crate) fn expected_rows(section: &str) -> Vec<Vec<String>> {
                 .collect()
         })
         .collect();
-    assert!(!rows.is_empty(), "EXPECTED.md has rows under ## {section}");
+    assert!(!rows.is_empty(), "{rel} has rows under ## {section}");
     rows
 }
 

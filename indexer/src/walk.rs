@@ -32,11 +32,16 @@ pub(crate) const MAX_SOURCE_BYTES: u64 = 8 << 20;
 pub(crate) enum SourceKind {
     /// A `.java` source.
     Java,
+    /// A `.kt` source (`.kts` scripts are build files, or nothing).
+    Kotlin,
     /// A `.sql` script.
     Sql,
     /// Spring configuration: `application*`/`bootstrap*` YAML, `.properties`, `.env`.
     Config,
-    /// Any other YAML (OpenAPI specs, manifests).
+    /// Deployment descriptors: docker-compose files, and Kubernetes manifests in a folder
+    /// named for them (`k8s/`, `kubernetes/`, `manifests/`, `deploy/`…).
+    Deployment,
+    /// Any other YAML (OpenAPI specs).
     Yaml,
     /// A Maven `pom.xml` or a Gradle build script.
     BuildFile,
@@ -44,6 +49,13 @@ pub(crate) enum SourceKind {
     Xml,
     /// A markdown page.
     Markdown,
+}
+
+impl SourceKind {
+    /// Whether a code front-end reads it (`lang::parse_code`).
+    pub(crate) fn is_code(self) -> bool {
+        matches!(self, SourceKind::Java | SourceKind::Kotlin)
+    }
 }
 
 /// One file found in a repository.
@@ -64,17 +76,21 @@ fn classify(path: &Path) -> Option<SourceKind> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "java" => Some(SourceKind::Java),
+        "kt" => Some(SourceKind::Kotlin),
         "sql" => Some(SourceKind::Sql),
         "properties" => Some(SourceKind::Config),
         "yml" | "yaml" if name.starts_with("application") || name.starts_with("bootstrap") => {
             Some(SourceKind::Config)
         }
+        "yml" | "yaml" if is_compose_file(name) => Some(SourceKind::Deployment),
         "yml" | "yaml" => Some(SourceKind::Yaml),
-        // JSON is YAML: OpenAPI and Swagger documents are read with the YAML parser.
+        // JSON is YAML: OpenAPI and Swagger documents are read with the YAML parser, and so
+        // are Liquibase changelogs (named so, or in a changelog folder).
         "json"
-            if ["openapi", "swagger", "api-docs"]
+            if ["openapi", "swagger", "api-docs", "changelog"]
                 .iter()
-                .any(|k| name.to_lowercase().contains(k)) =>
+                .any(|k| name.to_lowercase().contains(k))
+                || in_changelog_folder(path) =>
         {
             Some(SourceKind::Yaml)
         }
@@ -88,6 +104,42 @@ fn classify(path: &Path) -> Option<SourceKind> {
         _ if name == ".env" => Some(SourceKind::Config),
         _ => None,
     }
+}
+
+/// Folders that hold Kubernetes manifests by convention.
+const MANIFEST_FOLDERS: &[&str] = &[
+    "k8s",
+    "kubernetes",
+    "kube",
+    "manifests",
+    "deploy",
+    "deployment",
+    "deployments",
+    "openshift",
+];
+
+/// Whether a YAML file (repository-relative) sits in a folder of Kubernetes manifests (a Helm chart's
+/// `templates/` are Go templates, not YAML, and stay out).
+fn in_manifest_folder(rel: &str) -> bool {
+    let folders: Vec<String> = rel
+        .rsplit_once('/')
+        .map_or("", |(d, _)| d)
+        .split('/')
+        .map(str::to_lowercase)
+        .collect();
+    folders.iter().any(|f| MANIFEST_FOLDERS.contains(&f.as_str()))
+        && !folders.iter().any(|f| f == "templates")
+}
+
+/// Whether one of the few folders above `path` is a Liquibase changelog folder
+/// (`db/changelog/changes/…`, `config/liquibase/…`).
+fn in_changelog_folder(path: &Path) -> bool {
+    path.ancestors().skip(1).take(4).any(|dir| {
+        dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            let n = n.to_ascii_lowercase();
+            n.contains("changelog") || n.contains("liquibase")
+        })
+    })
 }
 
 /// Whether a name that is not UTF-8 still ends like a source file (`caf\xe9.java`).
@@ -199,6 +251,11 @@ pub(crate) fn walk_repo(root: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
             continue;
         };
         let rel = relative(root, path);
+        let kind = if kind == SourceKind::Yaml && in_manifest_folder(&rel) {
+            SourceKind::Deployment
+        } else {
+            kind
+        };
         let size = match entry.metadata() {
             Ok(m) => m.len(),
             Err(e) => {
@@ -295,6 +352,19 @@ pub(crate) fn read_source(file: &SourceFile, warnings: &mut Vec<Warning>) -> Opt
             Some(String::from_utf8_lossy(body).into_owned())
         }
     }
+}
+
+/// Whether a file name is a docker-compose file's.
+pub(crate) fn is_compose_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower
+        .strip_suffix(".yml")
+        .or_else(|| lower.strip_suffix(".yaml"))
+        .unwrap_or("");
+    stem == "compose"
+        || stem.starts_with("compose.")
+        || stem.starts_with("compose-")
+        || stem.starts_with("docker-compose")
 }
 
 #[cfg(test)]

@@ -34,6 +34,12 @@ pub enum ParamType {
     Boolean,
     /// One of the listed words.
     Enum(&'static [&'static str]),
+    /// A document (a diff), at most `max_bytes` long, kept as sent (never trimmed). Too
+    /// long for a query string: it is sent in a POST body.
+    Text {
+        /// Largest accepted size in bytes.
+        max_bytes: usize,
+    },
 }
 
 impl ParamType {
@@ -44,6 +50,7 @@ impl ParamType {
             ParamType::Integer { min, max } => format!("integer {min}..{max}"),
             ParamType::Boolean => "boolean".into(),
             ParamType::Enum(values) => values.join("|"),
+            ParamType::Text { max_bytes } => format!("text of at most {max_bytes} bytes, in a POST body"),
         }
     }
 }
@@ -137,6 +144,9 @@ const fn choice(name: &'static str, values: &'static [&'static str], doc: &'stat
         doc,
     }
 }
+
+/// The largest diff `recipes/change-impact` reads: 1 MiB, the server's default body limit.
+pub const DIFF_MAX_BYTES: usize = 1 << 20;
 
 const SCOPE: ParamSpec = opt("scope", "only this product (a search filter, not a permission)");
 const LIMIT: ParamSpec = int("limit", "50", 1, 500, "at most this many results");
@@ -364,6 +374,27 @@ static CATALOG: &[EndpointSpec] = &[
         ],
     ),
     recipe("service-map", "Products and their HTTP, messaging and shared-table dependencies, with a diagram", &[SCOPE]),
+    recipe(
+        "change-impact",
+        "What a change breaks: a unified diff (or a git range of an indexed repository) mapped to the methods, types, endpoints, tables, columns and config keys it touches, then one consolidated impact with the tests that reach it",
+        &[
+            ParamSpec {
+                name: "diff",
+                ty: ParamType::Text {
+                    max_bytes: DIFF_MAX_BYTES,
+                },
+                required: false,
+                default: None,
+                doc: "a unified diff (`git diff` output) in a POST body; or give `repo` and `range` instead",
+            },
+            opt(
+                "repo",
+                "an indexed repository's name, `product/repo` when two share one (status-snapshot lists them): where the diff's files are; required with `range`",
+            ),
+            opt("range", "`BASE..HEAD` of `repo`'s git history, read on the server instead of a `diff`"),
+            int("depth", "3", 1, 8, "levels of callers followed"),
+        ],
+    ),
     get("meta", "products", "Products, their areas and services", &[]),
 ];
 

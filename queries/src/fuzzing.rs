@@ -285,6 +285,13 @@ fn expected_problem(spec: &EndpointSpec, given: &BTreeMap<String, String>) -> Op
         }
     }
     for p in spec.params {
+        if let ParamType::Text { max_bytes } = p.ty {
+            match given.get(p.name).filter(|v| !v.trim().is_empty()) {
+                Some(v) if v.len() > max_bytes => return Some(p.name.to_string()),
+                None if p.required => return Some(p.name.to_string()),
+                _ => continue,
+            }
+        }
         let value = match given.get(p.name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
             Some(v) => v.to_string(),
             None if p.required => return Some(p.name.to_string()),
@@ -294,7 +301,7 @@ fn expected_problem(spec: &EndpointSpec, given: &BTreeMap<String, String>) -> Op
             },
         };
         let ok = match p.ty {
-            ParamType::String => true,
+            ParamType::String | ParamType::Text { .. } => true,
             ParamType::Integer { min, max } => value.parse::<i64>().is_ok_and(|n| n >= min && n <= max),
             ParamType::Boolean => value == "true" || value == "false",
             ParamType::Enum(options) => options.iter().any(|o| o.eq_ignore_ascii_case(&value)),
@@ -318,6 +325,9 @@ fn check_params(spec: &EndpointSpec, given: &BTreeMap<String, String>) {
                 let Some(value) = value else { continue };
                 match p.ty {
                     ParamType::String => {}
+                    ParamType::Text { max_bytes } => {
+                        assert!(value.len() <= max_bytes, "`{}` too long", p.name)
+                    }
                     ParamType::Integer { min, max } => {
                         let n: i64 = value.parse().unwrap_or(i64::MIN);
                         assert!(

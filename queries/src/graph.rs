@@ -16,20 +16,28 @@ use semgraph_storage::{
 
 use crate::access::Caller;
 use crate::error::{nearest, QueryError};
+use crate::workspace::Workspace;
 
 /// One snapshot and one caller: what every query runs against.
 pub(crate) struct Ctx<'a> {
     pub(crate) snap: &'a Snapshot,
     pub(crate) caller: &'a Caller,
-    products: BTreeMap<u32, ProductInfo>,
+    /// The machine behind the graph (front-ends, repositories), or `NoWorkspace`.
+    pub(crate) workspace: &'a dyn Workspace,
+    products: BTreeMap<u32, &'a ProductInfo>,
 }
 
 impl<'a> Ctx<'a> {
-    pub(crate) fn new(snap: &'a Snapshot, caller: &'a Caller) -> Ctx<'a> {
-        let products = snap.products().into_iter().map(|p| (p.id.0, p)).collect();
+    pub(crate) fn with_workspace(
+        snap: &'a Snapshot,
+        caller: &'a Caller,
+        workspace: &'a dyn Workspace,
+    ) -> Ctx<'a> {
+        let products = snap.product_infos().map(|p| (p.id.0, p)).collect();
         Ctx {
             snap,
             caller,
+            workspace,
             products,
         }
     }
@@ -39,11 +47,11 @@ impl<'a> Ctx<'a> {
     }
 
     pub(crate) fn products(&self) -> impl Iterator<Item = &ProductInfo> {
-        self.products.values()
+        self.products.values().copied()
     }
 
     pub(crate) fn product(&self, id: ProductId) -> Option<&ProductInfo> {
-        self.products.get(&id.0)
+        self.products.get(&id.0).copied()
     }
 
     pub(crate) fn product_name(&self, id: ProductId) -> String {
@@ -377,17 +385,65 @@ pub(crate) fn blast_radius_until(
     depth: u32,
     more: impl Fn(u32, u64) -> bool,
 ) -> (Vec<RoaringBitmap>, Parents, bool) {
-    // A dense bit set of the nodes seen: ids are dense, and this is the hot loop.
-    let mut seen = vec![0u64; adj.node_slots() / 64 + 1];
-    let mut mark = |id: u32| -> bool {
-        match seen.get_mut((id / 64) as usize) {
+    with_seen(adj.node_slots(), |seen| {
+        walk_callers(adj, seeds, depth, more, seen)
+    })
+}
+
+/// A dense bit set of node ids (ids are dense, and marking is the hot loop), kept by the
+/// thread that used it last: a traversal clears only the words it set, instead of
+/// allocating and zeroing one bit per node of the graph every time.
+#[derive(Default)]
+struct Seen {
+    words: Vec<u64>,
+    touched: Vec<u32>,
+}
+
+impl Seen {
+    /// Marks `id`; true when it was not marked yet.
+    fn mark(&mut self, id: u32) -> bool {
+        let w = (id / 64) as usize;
+        match self.words.get_mut(w) {
             Some(word) if *word & (1 << (id % 64)) == 0 => {
+                if *word == 0 {
+                    self.touched.push(w as u32);
+                }
                 *word |= 1 << (id % 64);
                 true
             }
             _ => false,
         }
-    };
+    }
+}
+
+thread_local! {
+    static SEEN: std::cell::Cell<Seen> = std::cell::Cell::new(Seen::default());
+}
+
+/// Runs `f` with an empty [`Seen`] of `slots` ids (a nested call gets one of its own).
+fn with_seen<R>(slots: usize, f: impl FnOnce(&mut Seen) -> R) -> R {
+    let mut seen = SEEN.with(std::cell::Cell::take);
+    let words = slots / 64 + 1;
+    if seen.words.len() < words {
+        seen.words.resize(words, 0);
+    }
+    let out = f(&mut seen);
+    for &w in &seen.touched {
+        seen.words[w as usize] = 0;
+    }
+    seen.touched.clear();
+    SEEN.with(|cell| cell.set(seen));
+    out
+}
+
+fn walk_callers(
+    adj: &Adjacency,
+    seeds: &RoaringBitmap,
+    depth: u32,
+    more: impl Fn(u32, u64) -> bool,
+    seen: &mut Seen,
+) -> (Vec<RoaringBitmap>, Parents, bool) {
+    let mut mark = |id: u32| seen.mark(id);
     for s in seeds {
         mark(s);
     }

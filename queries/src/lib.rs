@@ -11,6 +11,8 @@
 //!   is an error naming the nearest right one), runs it for a [`Caller`] and returns a
 //!   [`Document`]: markdown and JSON rendered from the same result structs.
 //! - [`paginate`] cuts a markdown document into pages with an honest footer.
+//! - [`Workspace`] is what a recipe may ask outside the graph (the new side of a diff, a
+//!   repository's git state); [`execute_with`] passes one, [`execute`] none.
 //! - [`blast_radius`] and [`reached_entry_points`] are the traversal kernels of `impact`,
 //!   public so they can be checked against a reference implementation.
 //! - `fuzzing` (hidden) holds the fuzz target bodies for parameters and pagination.
@@ -21,6 +23,7 @@
 mod access;
 mod catalog;
 mod error;
+mod freshness;
 #[doc(hidden)]
 pub mod fuzzing;
 mod graph;
@@ -31,12 +34,16 @@ mod primitives;
 mod recipes;
 mod render;
 mod trace;
+mod workspace;
 
 pub use access::Caller;
-pub use catalog::{catalog, endpoint_spec, EndpointSpec, HttpMethod, ParamSpec, ParamType, DOMAINS};
+pub use catalog::{
+    catalog, endpoint_spec, EndpointSpec, HttpMethod, ParamSpec, ParamType, DIFF_MAX_BYTES, DOMAINS,
+};
 pub use error::{ErrorKind, QueryError};
 pub use graph::{blast_radius, reached_entry_points};
 pub use pagination::{paginate, Page, DEFAULT_PAGE_SIZE};
+pub use workspace::{Declaration, NoWorkspace, RangeDiff, RepoHead, Workspace, WorkspaceError};
 
 use semgraph_storage::Snapshot;
 use std::collections::BTreeMap;
@@ -76,17 +83,46 @@ pub struct Document {
     pub title: String,
     /// The whole markdown document (not yet paginated).
     pub markdown: String,
-    /// The same result as JSON.
-    pub json: serde_json::Value,
+    /// The same result as JSON text, serialized once from the result (no JSON tree is
+    /// built: a document is written out far more often than it is looked into).
+    pub json: String,
+}
+
+impl Document {
+    /// A document whose JSON is `json`.
+    pub fn new(title: impl Into<String>, markdown: String, json: &serde_json::Value) -> Document {
+        Document {
+            title: title.into(),
+            markdown,
+            json: json.to_string(),
+        }
+    }
+
+    /// The JSON result as a value, for callers that look into it.
+    pub fn json_value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.json).unwrap_or_default()
+    }
 }
 
 /// Runs `request` on `snapshot` for `caller`: validates the parameters against the
-/// catalog, computes the result, and renders it.
+/// catalog, computes the result, and renders it. Nothing outside the graph is consulted
+/// ([`NoWorkspace`]): see [`execute_with`].
 pub fn execute(snapshot: &Snapshot, caller: &Caller, request: &Request) -> Result<Document, QueryError> {
+    execute_with(snapshot, caller, request, &NoWorkspace)
+}
+
+/// [`execute`] with a [`Workspace`]: the front-ends that outline the new side of a diff and
+/// the repositories whose git state and history a recipe may consult.
+pub fn execute_with(
+    snapshot: &Snapshot,
+    caller: &Caller,
+    request: &Request,
+    workspace: &dyn Workspace,
+) -> Result<Document, QueryError> {
     let spec = catalog::endpoint_spec(&request.domain, &request.endpoint)
         .ok_or_else(|| QueryError::unknown_endpoint(&request.domain, &request.endpoint))?;
     let args = params::Args::check(spec, &request.params)?;
-    let ctx = graph::Ctx::new(snapshot, caller);
+    let ctx = graph::Ctx::with_workspace(snapshot, caller, workspace);
     dispatch(&ctx, spec, &args)
 }
 
@@ -133,6 +169,7 @@ fn dispatch(ctx: &graph::Ctx<'_>, spec: &EndpointSpec, args: &params::Args) -> R
         ("recipes", "jira-history") => recipes::jira_history::run(ctx, args),
         ("recipes", "endpoint-trace") => recipes::endpoint_trace::run(ctx, args),
         ("recipes", "service-map") => recipes::service_map::run(ctx, args),
+        ("recipes", "change-impact") => recipes::change_impact::run(ctx, args),
         ("meta", "products") => meta::products(ctx, args),
         (domain, name) => Err(QueryError::unknown_endpoint(domain, name)),
     }

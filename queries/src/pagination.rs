@@ -120,6 +120,19 @@ fn units(doc: &str) -> Vec<Unit> {
 /// longer than that is a page of its own). Always at least one page.
 pub fn paginate(doc: &str, page_size: usize) -> Vec<Page> {
     let page_size = page_size.max(1);
+    // A document of at most `page_size` bytes has at most that many characters: one page.
+    if doc.len() <= page_size {
+        return vec![Page {
+            number: 1,
+            count: 1,
+            body: doc.to_string(),
+        }];
+    }
+    cut(doc, page_size)
+}
+
+/// [`paginate`] without its shortcut for a document that fits one page.
+fn cut(doc: &str, page_size: usize) -> Vec<Page> {
     let units = units(doc);
     let mut bodies: Vec<String> = Vec::new();
     let mut i = 0;
@@ -198,6 +211,18 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_document_that_fits_one_page_is_cut_as_the_general_cutter_would(
+            blocks in proptest::collection::vec(block(), 0..12),
+            slack in 0usize..50,
+        ) {
+            let doc: String = blocks.concat();
+            let size = doc.len() + slack;
+            let fast: Vec<(usize, usize, String)> = paginate(&doc, size).into_iter().map(|p| (p.number, p.count, p.body)).collect();
+            let general: Vec<(usize, usize, String)> = cut(&doc, size.max(1)).into_iter().map(|p| (p.number, p.count, p.body)).collect();
+            prop_assert_eq!(fast, general);
+        }
+
         #[test]
         fn pages_concatenate_fit_and_cut_only_between_blocks(
             blocks in proptest::collection::vec(block(), 0..80),

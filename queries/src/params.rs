@@ -48,6 +48,35 @@ impl Args {
         }
         let mut values = BTreeMap::new();
         for p in spec.params {
+            if let ParamType::Text { max_bytes } = p.ty {
+                // A document is kept as sent: its last line may be a lone space (a diff's
+                // context line of an empty line).
+                match given.get(p.name).filter(|v| !v.trim().is_empty()) {
+                    Some(v) if v.len() > max_bytes => {
+                        return Err(QueryError::parameter(
+                            spec,
+                            p.name,
+                            &format!(
+                                "`{}` is {} bytes long, over its limit of {max_bytes} bytes",
+                                p.name,
+                                v.len()
+                            ),
+                        ))
+                    }
+                    Some(v) => {
+                        values.insert(p.name, v.clone());
+                    }
+                    None if p.required => {
+                        return Err(QueryError::parameter(
+                            spec,
+                            p.name,
+                            &format!("missing required parameter `{}`", p.name),
+                        ))
+                    }
+                    None => {}
+                }
+                continue;
+            }
             let value = match given.get(p.name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
                 Some(v) => v.to_string(),
                 None if p.required => {
@@ -63,7 +92,7 @@ impl Args {
                 },
             };
             let problem = match p.ty {
-                ParamType::String => None,
+                ParamType::String | ParamType::Text { .. } => None,
                 ParamType::Integer { min, max } => match value.parse::<i64>() {
                     Ok(n) if (min..=max).contains(&n) => None,
                     Ok(n) => Some(format!("`{}` must be between {min} and {max}, not {n}", p.name)),
@@ -125,6 +154,21 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_document_parameter_is_kept_as_sent_and_bounded_in_bytes() {
+        let spec = endpoint_spec("recipes", "change-impact").expect("change-impact");
+        let diff = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n \n";
+        let args = Args::check(spec, &given(&[("diff", diff)])).expect("valid");
+        assert_eq!(
+            args.get("diff"),
+            Some(diff),
+            "not trimmed: the last context line is a space"
+        );
+        let big = "x".repeat(crate::catalog::DIFF_MAX_BYTES + 1);
+        let err = Args::check(spec, &given(&[("diff", &big)])).expect_err("too long");
+        assert!(err.body().contains("parameter `diff`"), "{}", err.body());
     }
 
     #[test]

@@ -125,7 +125,7 @@ pub(crate) fn document<T: Serialize>(
     markdown: String,
     result: &T,
 ) -> Result<Document, QueryError> {
-    let json = serde_json::to_value(result).map_err(|e| {
+    let json = serde_json::to_string(result).map_err(|e| {
         QueryError::new(
             ErrorKind::Internal,
             format!("# 500: the answer could not be encoded\n\n{e}\n"),

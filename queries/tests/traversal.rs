@@ -270,7 +270,7 @@ proptest! {
         let caller = Caller::full_access();
         let doc = execute(&snap, &caller, &Request::new("code", "callers", [("fqn", fqn.as_str()), ("depth", &g.depth.to_string())])).expect("callers");
         let mut by_depth: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); want.len()];
-        for row in doc.json["rows"].as_array().cloned().unwrap_or_default() {
+        for row in doc.json_value()["rows"].as_array().cloned().unwrap_or_default() {
             let d = row["depth"].as_u64().unwrap_or(0) as usize;
             let name = row["method"]["name"].as_str().unwrap_or("");
             let m: usize = name.trim_start_matches('m').parse().unwrap_or(usize::MAX);
@@ -280,12 +280,12 @@ proptest! {
         prop_assert_eq!(&by_depth, &want, "callers document per depth");
 
         let doc = execute(&snap, &caller, &Request::new("recipes", "impact", [("target", fqn.as_str()), ("depth", &g.depth.to_string())])).expect("impact");
-        let got_names: BTreeSet<String> = doc.json["endpoints"].as_array().cloned().unwrap_or_default().iter().filter_map(|e| e["name"].as_str().map(str::to_string)).collect();
+        let got_names: BTreeSet<String> = doc.json_value()["endpoints"].as_array().cloned().unwrap_or_default().iter().filter_map(|e| e["name"].as_str().map(str::to_string)).collect();
         // Impact searches entry points to depth 8 whatever the listing depth.
         let reach_deep: BTreeSet<usize> = reference_layers(&g, g.seed, 8).into_iter().flatten().chain([g.seed]).collect();
         let want_names: BTreeSet<String> = serves(&g).iter().filter(|(_, m)| reach_deep.contains(m)).map(|(e, _)| format!("GET /e{e}")).collect();
         prop_assert_eq!(&got_names, &want_names, "impact endpoints");
-        let got_tables: BTreeSet<String> = doc.json["tables_written"].as_array().cloned().unwrap_or_default().iter().filter_map(|t| t["table"].as_str().map(str::to_string)).collect();
+        let got_tables: BTreeSet<String> = doc.json_value()["tables_written"].as_array().cloned().unwrap_or_default().iter().filter_map(|t| t["table"].as_str().map(str::to_string)).collect();
         let want_tables: BTreeSet<String> = g.writes.iter().filter(|(m, _)| reach.contains(m)).map(|(_, t)| format!("t{t}")).collect();
         prop_assert_eq!(&got_tables, &want_tables, "impact tables written");
     }

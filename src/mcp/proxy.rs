@@ -260,7 +260,21 @@ fn forwarded(auth: &Auth, mcp: Option<&HeaderMap>, caller_area: Option<String>) 
 }
 
 fn build(call: &Call, headers: HeaderMap) -> Result<Request<Body>, String> {
+    let in_body = |name: &String| call.route.body_only.contains(name);
     let (method, uri, body) = match call.route.verb {
+        // A document parameter (a diff) rides in a POST body, the others in the query.
+        Verb::Get if call.params.keys().any(in_body) => {
+            let (body, query): (BTreeMap<&String, &String>, BTreeMap<&String, &String>) =
+                call.params.iter().partition(|(k, _)| in_body(k));
+            let query = serde_urlencoded::to_string(&query).map_err(|e| e.to_string())?;
+            let body = serde_json::to_vec(&body).map_err(|e| e.to_string())?;
+            let uri = if query.is_empty() {
+                call.route.path.clone()
+            } else {
+                format!("{}?{query}", call.route.path)
+            };
+            (Method::POST, uri, Body::from(body))
+        }
         Verb::Get if call.params.is_empty() => (Method::GET, call.route.path.clone(), Body::empty()),
         Verb::Get => {
             let query = serde_urlencoded::to_string(&call.params).map_err(|e| e.to_string())?;
@@ -277,7 +291,7 @@ fn build(call: &Call, headers: HeaderMap) -> Result<Request<Body>, String> {
         .body(body)
         .map_err(|e| e.to_string())?;
     *request.headers_mut() = headers;
-    if call.route.verb == Verb::Post {
+    if request.method() == Method::POST {
         request
             .headers_mut()
             .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -89,6 +89,30 @@ pub(crate) enum Verb {
 pub(crate) struct Route {
     pub(crate) verb: Verb,
     pub(crate) path: String,
+    /// Parameters a GET route does not take in its query string (a document such as a
+    /// diff): the call is then a POST carrying them in its JSON body.
+    pub(crate) body_only: Vec<String>,
+}
+
+/// The parameters of a path's POST body that its GET operation does not list.
+fn body_only(item: &Value) -> Vec<String> {
+    let (Some(get), Some(post)) = (item.get("get"), item.get("post")) else {
+        return Vec::new();
+    };
+    let in_query: Vec<&str> = get["parameters"]
+        .as_array()
+        .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
+        .unwrap_or_default();
+    post["requestBody"]["content"]["application/json"]["schema"]["properties"]
+        .as_object()
+        .map(|props| {
+            props
+                .keys()
+                .filter(|k| !in_query.contains(&k.as_str()))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The tools and the routes behind them.
@@ -112,6 +136,7 @@ impl Toolset {
         let mut discover = Route {
             verb: Verb::Get,
             path: "/api/v1/discover".into(),
+            body_only: Vec::new(),
         };
         let mut domains: Vec<String> = Vec::new();
         for (path, item) in paths {
@@ -126,6 +151,7 @@ impl Toolset {
                 discover = Route {
                     verb,
                     path: path.clone(),
+                    body_only: Vec::new(),
                 };
                 domains = discover_domains(op);
                 continue;
@@ -133,6 +159,7 @@ impl Toolset {
             let Some(tag) = op["tags"][0].as_str() else {
                 continue;
             };
+            let body_only = body_only(item);
             for tool in DOMAIN_TOOLS {
                 for (t, prefix) in tool.tags {
                     if *t != tag {
@@ -146,6 +173,7 @@ impl Toolset {
                         Route {
                             verb,
                             path: path.clone(),
+                            body_only: body_only.clone(),
                         },
                     );
                 }

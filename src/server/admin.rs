@@ -6,6 +6,14 @@
 //! one in; the document cache is keyed by generation, so nothing stale is served after.
 //! One job runs at a time (a second request is a 409 naming the running one). Admin routes
 //! need full access: the local user of a server without tokens, or a token of area `*`.
+//!
+//! The products are the config's (`{"product": "name"}`, or every one), or described in the
+//! request (`{"products": [{"name", "area", "repos", "wiki", "jira"}]}`, absolute paths):
+//! what `semgraph index` beside the server resolved from its own command line
+//! (`crate::handoff`). Only full-access callers reach this, because they are the operators
+//! who could run the indexer on this machine themselves; the paths are read as an index
+//! run reads them (the walk's rules and size limits) and nothing of them is served back
+//! but the indexed facts.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -16,7 +24,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use parking_lot::Mutex;
-use semgraph_indexer::{index_product, NoProgress};
+use semgraph_indexer::{index_product_with, Company, IndexMode, NoProgress};
 use semgraph_queries::{Caller, Document};
 use serde::Serialize;
 
@@ -49,6 +57,105 @@ pub(crate) struct ProductResult {
     edges: u64,
     warnings: usize,
     seconds: f64,
+    /// What `semgraph index` prints for it (a CLI that handed its run here prints this).
+    summary: crate::index_cmd::RunSummary,
+}
+
+/// A product an admin index request describes itself (what `semgraph index` resolved from
+/// its command line or config): folders and files on this machine.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestedProduct {
+    name: String,
+    #[serde(default = "default_area")]
+    area: String,
+    repos: Vec<std::path::PathBuf>,
+    #[serde(default)]
+    wiki: Vec<std::path::PathBuf>,
+    #[serde(default)]
+    jira: Vec<std::path::PathBuf>,
+}
+
+fn default_area() -> String {
+    "default".into()
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProductsBody {
+    products: Vec<RequestedProduct>,
+    /// Parse every file again rather than reuse the facts of unchanged ones.
+    #[serde(default)]
+    full: bool,
+}
+
+/// Most products, and paths per product, one request may name.
+const MAX_REQUESTED: usize = 256;
+
+/// The products of a `{"products": [...]}` body, checked: names and areas are words,
+/// every path is absolute (the caller's working directory means nothing here).
+/// The second value: whether the body asks for a full run (`"full": true`).
+fn requested_products(body: &[u8]) -> Result<(Vec<semgraph_indexer::ProductSource>, IndexMode), Problem> {
+    let parsed: ProductsBody = serde_json::from_slice(body).map_err(|e| {
+        Problem::invalid(format!(
+            "# 422: the products cannot be read\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: {e}. Send \
+             `{{\"products\": [{{\"name\": \"…\", \"area\": \"…\", \"repos\": [\"/abs/path\"], \"wiki\": [], \
+             \"jira\": []}}]}}`, or `{{\"product\": \"…\"}}` for a product of the server's config.\n"
+        ))
+    })?;
+    if parsed.products.is_empty() || parsed.products.len() > MAX_REQUESTED {
+        return Err(Problem::invalid(format!(
+            "# 422: `products` names {} products\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: name 1 to {MAX_REQUESTED}.\n",
+            parsed.products.len()
+        )));
+    }
+    let mode = if parsed.full {
+        IndexMode::Full
+    } else {
+        IndexMode::Incremental
+    };
+    let mut out: Vec<semgraph_indexer::ProductSource> = Vec::new();
+    for p in parsed.products {
+        let word = |w: &str| !w.trim().is_empty() && w.len() <= 200 && !w.contains(['/', '\\', '\0']);
+        if !word(&p.name) || !word(&p.area) {
+            return Err(Problem::invalid(format!(
+                "# 422: product `{}` (area `{}`) is not a name\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: names and \
+                 areas are words of at most 200 characters, without slashes.\n",
+                p.name, p.area
+            )));
+        }
+        if out.iter().any(|o| o.name == p.name) {
+            return Err(Problem::invalid(format!(
+                "# 422: product `{}` is named twice\n\nEndpoint `POST {ADMIN_INDEX_PATH}`.\n",
+                p.name
+            )));
+        }
+        for path in p.repos.iter().chain(&p.wiki).chain(&p.jira) {
+            if !path.is_absolute() || path.as_os_str().len() > 4096 {
+                return Err(Problem::invalid(format!(
+                    "# 422: `{}` is not an absolute path\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: the server \
+                     does not know the caller's working directory; send absolute paths.\n",
+                    path.display()
+                )));
+            }
+        }
+        if p.repos.is_empty() || p.repos.len() + p.wiki.len() + p.jira.len() > MAX_REQUESTED {
+            return Err(Problem::invalid(format!(
+                "# 422: product `{}` names {} repositories\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: name 1 to \
+                 {MAX_REQUESTED} paths.\n",
+                p.name,
+                p.repos.len()
+            )));
+        }
+        out.push(semgraph_indexer::ProductSource {
+            name: p.name,
+            area: p.area,
+            repos: p.repos,
+            wiki: p.wiki,
+            jira: p.jira,
+        });
+    }
+    Ok((out, mode))
 }
 
 /// An index job.
@@ -189,11 +296,11 @@ pub(crate) async fn start_index(
                 job.products.join(", ")
             );
             job_markdown(&job, &mut markdown);
-            let doc = Document {
-                title: format!("Index job {} started", job.id),
+            let doc = Document::new(
+                format!("Index job {} started", job.id),
                 markdown,
-                json: serde_json::to_value(&job).unwrap_or_default(),
-            };
+                &serde_json::to_value(&job).unwrap_or_default(),
+            );
             let mut response = answer_document(&doc, Paging::default(), format);
             *response.status_mut() = StatusCode::ACCEPTED;
             response
@@ -203,40 +310,75 @@ pub(crate) async fn start_index(
 }
 
 fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Problem> {
-    let mut params = query_params(ADMIN_INDEX_PATH, query)?;
-    body_params(
-        ADMIN_INDEX_PATH,
-        "{\"product\": \"…\"}",
-        body,
-        &mut params,
-        &|name| (name == "product").then_some(semgraph_queries::ParamType::String),
-    )?;
-    strict(ADMIN_INDEX_PATH, &params, &["product"])?;
-    super::limits::param_lengths(ADMIN_INDEX_PATH, &params)?;
-    let Some(company) = state.company() else {
-        return Err(Problem::invalid(
-            "# 422: nothing to index\n\nThis server was started without a semgraph.toml (`--config`), so \
-             it does not know where the sources are. Restart it with `--config FILE`, or run \
-             `semgraph index` beside it.\n",
-        ));
-    };
-    let products: Vec<_> = match params.get("product").map(|p| p.trim()) {
-        Some(name) => match company.products.iter().find(|p| p.name == name) {
-            Some(p) => vec![p.clone()],
-            None => {
-                return Err(Problem::not_found(format!(
-                    "# 404: no product `{name}`\n\nProducts of the config: {}. Leave `product` out to \
-                     index them all.\n",
-                    company
-                        .products
-                        .iter()
-                        .map(|p| format!("`{}`", p.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )))
-            }
-        },
-        None => company.products.clone(),
+    let described = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .is_some_and(|v| v.get("products").is_some());
+    let (company, products, mode) = if described {
+        // The products as a CLI beside the server resolved them (`semgraph index PATH…` or
+        // `--config`): only from full-access callers, which `admin_caller` has checked.
+        if let Some(q) = query.filter(|q| !q.is_empty()) {
+            return Err(Problem::invalid(format!(
+                "# 422: unexpected query string `{q}`\n\nEndpoint `POST {ADMIN_INDEX_PATH}`: with `products` in \
+                 the body, send nothing in the query string.\n"
+            )));
+        }
+        let (products, mode) = requested_products(body)?;
+        let mut names: Vec<semgraph_indexer::ProductSource> = products.clone();
+        // Mentions of the other products in wiki pages and tickets still find them.
+        if let Some(config) = state.company() {
+            names.extend(
+                config
+                    .products
+                    .iter()
+                    .filter(|p| !products.iter().any(|q| q.name == p.name))
+                    .cloned(),
+            );
+        }
+        let company = Company {
+            store: state.store().path().to_path_buf(),
+            products: names,
+            config_file: None,
+            server: None,
+        };
+        (company, products, mode)
+    } else {
+        let mut params = query_params(ADMIN_INDEX_PATH, query)?;
+        body_params(
+            ADMIN_INDEX_PATH,
+            "{\"product\": \"…\"}",
+            body,
+            &mut params,
+            &|name| (name == "product").then_some(semgraph_queries::ParamType::String),
+        )?;
+        strict(ADMIN_INDEX_PATH, &params, &["product"])?;
+        super::limits::param_lengths(ADMIN_INDEX_PATH, &params)?;
+        let Some(company) = state.company() else {
+            return Err(Problem::invalid(
+                "# 422: nothing to index\n\nThis server was started without a semgraph.toml (`--config`), so \
+                 it does not know where the sources are. Restart it with `--config FILE`, or run \
+                 `semgraph index --config FILE` (or `semgraph index PATH…`) beside it: a run on a store this \
+                 server holds is handed to it as a job, sent as `{\"products\": [...]}` to this endpoint.\n",
+            ));
+        };
+        let products: Vec<_> = match params.get("product").map(|p| p.trim()) {
+            Some(name) => match company.products.iter().find(|p| p.name == name) {
+                Some(p) => vec![p.clone()],
+                None => {
+                    return Err(Problem::not_found(format!(
+                        "# 404: no product `{name}`\n\nProducts of the config: {}. Leave `product` out to \
+                         index them all.\n",
+                        company
+                            .products
+                            .iter()
+                            .map(|p| format!("`{}`", p.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )))
+                }
+            },
+            None => company.products.clone(),
+        };
+        (company.clone(), products, IndexMode::Incremental)
     };
     let jobs = state.jobs();
     let job = {
@@ -274,11 +416,10 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
     tracing::info!(job = id, products = ?job.products, "index job started");
     tokio::task::spawn_blocking(move || {
         let started = Instant::now();
-        let Some(company) = worker.company() else { return };
         let mut failure = None;
         for product in &products {
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                index_product(worker.store(), company, product, &NoProgress)
+                index_product_with(worker.store(), &company, product, &NoProgress, mode)
             }));
             worker
                 .metrics()
@@ -306,6 +447,7 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
                 edges: report.commit.edges,
                 warnings: report.warnings.len(),
                 seconds: report.elapsed.as_secs_f64(),
+                summary: crate::index_cmd::RunSummary::from(&report),
             };
             worker.jobs().update(id, |j| j.results.push(result));
         }
@@ -361,10 +503,6 @@ pub(crate) async fn list_jobs(
     for job in &jobs {
         job_markdown(job, &mut markdown);
     }
-    let doc = Document {
-        title: "Index jobs".into(),
-        markdown,
-        json: serde_json::json!({ "jobs": jobs }),
-    };
+    let doc = Document::new("Index jobs", markdown, &serde_json::json!({ "jobs": jobs }));
     answer_document(&doc, paging, format)
 }

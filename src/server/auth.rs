@@ -17,8 +17,10 @@
 //! ```
 //!
 //! The same table sets the server's limits (`request_timeout_secs`, `max_body_bytes`,
-//! `max_concurrent_recipes`, `recipe_queue`, `recipe_queue_wait_secs`; see `limits.rs`),
-//! checked here with the rest so that one unknown or out-of-range key is one error.
+//! `max_concurrent_recipes`, `recipe_queue`, `recipe_queue_wait_secs`; see `limits.rs`)
+//! and the sizes of its caches (`block_cache_bytes`, `document_cache_bytes`; see
+//! [`MemoryConfig`]), checked here with the rest so that one unknown or out-of-range key is
+//! one error.
 //!
 //! A request sends `Authorization: Bearer <token>`. A token of `[[server.token]]` gives its
 //! area (an area header is ignored); a gateway token gives the area named by the
@@ -48,6 +50,46 @@ pub struct ServerConfig {
     pub auth: Auth,
     /// The request limits.
     pub limits: LimitsConfig,
+    /// The sizes of the caches.
+    pub memory: MemoryConfig,
+}
+
+/// What the server keeps in memory besides the served graph, each bounded by a `[server]`
+/// key. The graph itself (in-memory adjacency, per-product node sets) is sized by the
+/// store's contents, not by configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryConfig {
+    /// `block_cache_bytes`: RocksDB's block cache (node records, names, content, and the
+    /// index and filter blocks of the table files). The files stay in the operating
+    /// system's page cache either way.
+    pub block_cache_bytes: usize,
+    /// `document_cache_bytes`: computed documents kept for the next asker of the same
+    /// question (0: none).
+    pub document_cache_bytes: usize,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> MemoryConfig {
+        MemoryConfig {
+            block_cache_bytes: semgraph_storage::DEFAULT_BLOCK_CACHE_BYTES,
+            document_cache_bytes: super::cache::DEFAULT_CACHE_BYTES,
+        }
+    }
+}
+
+/// The largest cache size a key accepts: 1 TiB.
+const MAX_CACHE_BYTES: u64 = 1 << 40;
+
+fn cache_bytes(key: &str, value: Option<u64>, default: usize) -> Result<usize, ConfigError> {
+    match value {
+        None => Ok(default),
+        Some(n) if n <= MAX_CACHE_BYTES => {
+            usize::try_from(n).map_err(|_| ConfigError(format!("{key} = {n} is too large")))
+        }
+        Some(n) => Err(ConfigError(format!(
+            "{key} = {n}: give a number of bytes of at most {MAX_CACHE_BYTES} (1 TiB)"
+        ))),
+    }
 }
 
 #[derive(Deserialize)]
@@ -63,6 +105,8 @@ struct RawServer {
     max_concurrent_recipes: Option<u64>,
     recipe_queue: Option<u64>,
     recipe_queue_wait_secs: Option<f64>,
+    block_cache_bytes: Option<u64>,
+    document_cache_bytes: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -125,6 +169,19 @@ impl ServerConfig {
         }
         .check()
         .map_err(ConfigError)?;
+        let defaults = MemoryConfig::default();
+        let memory = MemoryConfig {
+            block_cache_bytes: cache_bytes(
+                "block_cache_bytes",
+                raw.block_cache_bytes,
+                defaults.block_cache_bytes,
+            )?,
+            document_cache_bytes: cache_bytes(
+                "document_cache_bytes",
+                raw.document_cache_bytes,
+                defaults.document_cache_bytes,
+            )?,
+        };
         let mut credentials = Vec::new();
         for (i, t) in raw.tokens.into_iter().enumerate() {
             let which = format!("[[server.token]] #{}", i + 1);
@@ -150,6 +207,7 @@ impl ServerConfig {
             bind: raw.bind,
             auth: Auth { credentials },
             limits,
+            memory,
         })
     }
 }
@@ -374,5 +432,31 @@ mod tests {
             .expect_err("unset env");
         assert!(err.to_string().contains("SEMGRAPH_SURELY_UNSET_VAR"), "{err}");
         assert!(!config("").expect("empty").auth.is_configured());
+    }
+
+    #[test]
+    fn the_cache_sizes_are_server_keys_with_defaults() {
+        let c = config("[server]\nblock_cache_bytes = 16777216\ndocument_cache_bytes = 0\n").expect("valid");
+        assert_eq!(
+            c.memory,
+            MemoryConfig {
+                block_cache_bytes: 16 << 20,
+                document_cache_bytes: 0
+            }
+        );
+        assert_eq!(config("").expect("empty").memory, MemoryConfig::default());
+        assert_eq!(
+            MemoryConfig::default(),
+            MemoryConfig {
+                block_cache_bytes: 64 << 20,
+                document_cache_bytes: 64 << 20
+            }
+        );
+        let err = config("[server]\nblock_cache_bytes = -1\n").expect_err("negative");
+        assert!(err.to_string().contains("-1"), "{err}");
+        let err = config("[server]\ndocument_cache_bytes = 2000000000000000\n").expect_err("too large");
+        assert!(err.to_string().contains("document_cache_bytes"), "{err}");
+        let err = config("[server]\nblock_cache_size = 1\n").expect_err("unknown key");
+        assert!(err.to_string().contains("block_cache_size"), "{err}");
     }
 }

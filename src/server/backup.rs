@@ -85,13 +85,13 @@ pub(crate) async fn start_backup(
         to.display(),
         to.display()
     );
-    let doc = Document {
-        title: "Backup written".into(),
+    let doc = Document::new(
+        "Backup written",
         markdown,
-        json: serde_json::json!({
+        &serde_json::json!({
             "path": to.display().to_string(),
             "generation": generation,
         }),
-    };
+    );
     answer_document(&doc, Paging::default(), format)
 }

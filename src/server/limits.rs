@@ -13,8 +13,11 @@
 //!   question asked again may be answered at once.
 //! - `max_body_bytes` (default 1 MiB): a larger body is a 413 that names the limit, whether
 //!   it declares its length or streams it chunked. Parameters are names, never documents.
-//! - `max_concurrent_recipes` (default: the number of cores, at least 2): recipes fan out
-//!   on rayon's pool, so running more of them at once only slows each one down. A recipe
+//! - `max_concurrent_recipes` (default: twice the number of cores, at least 4): a recipe
+//!   computes on one blocking thread, and part of its time is spent waiting for blocks
+//!   read from disk, so with one slot per core a burst of recipes would queue while cores
+//!   sit idle. Twice the cores keeps the cores busy and leaves blocking threads (four per
+//!   core, see `serve_cmd.rs`) for primitives. A recipe
 //!   that finds every slot taken waits in a bounded queue (`recipe_queue` requests, default
 //!   64) for at most `recipe_queue_wait_secs` (default 5); past either bound it is a 429
 //!   with `Retry-After` and a message saying that primitives still answer. A document
@@ -77,7 +80,7 @@ impl Default for LimitsConfig {
         LimitsConfig {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
-            max_concurrent_recipes: cores.max(2),
+            max_concurrent_recipes: (2 * cores).max(4),
             recipe_queue: DEFAULT_RECIPE_QUEUE,
             recipe_queue_wait: DEFAULT_RECIPE_QUEUE_WAIT,
         }
@@ -161,6 +164,33 @@ pub(crate) fn param_lengths(
         }
     }
     Ok(())
+}
+
+/// [`param_lengths`] for the parameters of `spec`: a document parameter (a diff) is
+/// bounded by its own limit instead, and the others as usual.
+pub(crate) fn param_lengths_of(
+    spec: &semgraph_queries::EndpointSpec,
+    path: &str,
+    params: &std::collections::BTreeMap<String, String>,
+) -> Result<(), Problem> {
+    let mut short = params.clone();
+    for p in spec.params {
+        if let ParamType::Text { max_bytes } = p.ty {
+            if let Some(v) = short.remove(p.name) {
+                if v.len() > max_bytes {
+                    return Err(Problem::invalid(format!(
+                        "# 422: parameter `{}` is {} bytes long\n\nEndpoint `{path}`: `{}` is at most \
+                         {max_bytes} bytes. Send a smaller diff (fewer files, less context), or ask about \
+                         a range of an indexed repository (`repo`, `range`).\n",
+                        p.name,
+                        v.len(),
+                        p.name
+                    )));
+                }
+            }
+        }
+    }
+    param_lengths(path, &short)
 }
 
 /// The limits of a running server: the configuration and the recipe slots.

@@ -42,7 +42,7 @@ use axum::Router;
 use semgraph_indexer::Company;
 use semgraph_storage::Store;
 
-pub use auth::{Auth, AuthRejection, ConfigError, ServerConfig, ALL_AREAS, AREA_HEADER};
+pub use auth::{Auth, AuthRejection, ConfigError, MemoryConfig, ServerConfig, ALL_AREAS, AREA_HEADER};
 pub use error::ApiError;
 pub use limits::LimitsConfig;
 pub use metrics::METRICS_PATH;
@@ -83,6 +83,7 @@ struct Shared {
     openapi_json: String,
     jobs: admin::Jobs,
     limiter: limits::Limiter,
+    workspace: Arc<crate::workspace::LocalWorkspace>,
     metrics: metrics::Metrics,
 }
 
@@ -120,6 +121,7 @@ impl AppState {
                 openapi_json,
                 jobs: admin::Jobs::default(),
                 limiter: limits::Limiter::new(options.limits),
+                workspace: Arc::new(crate::workspace::LocalWorkspace::new()),
                 metrics,
             }),
         }
@@ -158,6 +160,11 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> &limits::Limiter {
         &self.shared.limiter
+    }
+
+    /// The front-ends and repositories of this machine, for the recipes that ask.
+    pub(crate) fn workspace(&self) -> &Arc<crate::workspace::LocalWorkspace> {
+        &self.shared.workspace
     }
 
     pub(crate) fn metrics(&self) -> &metrics::Metrics {

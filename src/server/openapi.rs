@@ -85,6 +85,9 @@ fn schema_of(spec: &EndpointSpec, p: &ParamSpec, doc: Option<&str>) -> Schema {
         ParamType::Enum(values) => ObjectBuilder::new()
             .schema_type(Type::String)
             .enum_values(Some(values.iter().copied())),
+        ParamType::Text { max_bytes } => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .max_length(Some(*max_bytes)),
     };
     let default = default.map(|d| match ty {
         ParamType::Integer { .. } => d.parse::<i64>().map_or_else(|_| json!(d), |n| json!(n)),
@@ -128,9 +131,11 @@ fn query_param(name: &str, schema: Schema, required: bool, doc: &str) -> utoipa:
 }
 
 fn query_params(spec: &EndpointSpec) -> Vec<utoipa::openapi::path::Parameter> {
+    // A document parameter (a diff) travels in a body only.
     let mut out: Vec<_> = spec
         .params
         .iter()
+        .filter(|p| !matches!(p.ty, ParamType::Text { .. }))
         .map(|p| query_param(p.name, schema_of(spec, p, None), p.required, p.doc))
         .collect();
     out.extend(

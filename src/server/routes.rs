@@ -17,16 +17,16 @@ use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use semgraph_queries::{
-    catalog, execute, Caller, Document, EndpointSpec, HttpMethod, Page, ParamType, Request,
+    catalog, execute_with, Caller, Document, EndpointSpec, HttpMethod, Page, ParamType, Request,
 };
 use serde_json::Value;
 
-use super::cache::{Entry, Key};
+use super::cache::{Entry, Flight, Key, Outcome};
 use super::error::ApiError;
-use super::limits::{param_lengths, Busy};
+use super::limits::{param_lengths, param_lengths_of, Busy};
 use super::openapi::{self, DISCOVER_PATH};
 use super::AppState;
-use crate::answer::{render_page, Format, Paging, Problem};
+use crate::answer::{json_page, render_page, Format, Paging, Problem};
 
 /// The format asked for by a request's `Accept` header.
 pub(crate) fn format_of(headers: &HeaderMap) -> Format {
@@ -63,6 +63,28 @@ fn twice(path: &str, name: &str) -> Problem {
     ))
 }
 
+/// A document parameter (a diff) in the query string: a 422 saying to POST it.
+fn text_in_query(spec: &EndpointSpec, params: &BTreeMap<String, String>) -> Result<(), Problem> {
+    for p in spec.params {
+        if let ParamType::Text { max_bytes } = p.ty {
+            if params.contains_key(p.name) {
+                return Err(Problem::invalid(format!(
+                    "# 422: parameter `{}` cannot be sent in the query string\n\nEndpoint `{}`: `{}` is a \
+                     document of up to {max_bytes} bytes, too long for a URL. Send it in a JSON body with \
+                     POST, e.g. `{{\"{}\": \"diff --git …\"}}` (the other parameters may stay in the query \
+                     string or join it in the body).\n\nCall `GET {DISCOVER_PATH}` first and copy parameter \
+                     names verbatim.\n",
+                    p.name,
+                    spec.path(),
+                    p.name,
+                    p.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The query string's parameters, each at most once.
 pub(crate) fn query_params(path: &str, query: Option<&str>) -> Result<BTreeMap<String, String>, Problem> {
     let pairs: Vec<(String, String)> = match query {
@@ -97,7 +119,7 @@ fn body_example(spec: &EndpointSpec) -> String {
 /// The JSON type a parameter's value must have in a body, for the error message.
 fn json_kind(ty: ParamType) -> &'static str {
     match ty {
-        ParamType::String | ParamType::Enum(_) => "a JSON string",
+        ParamType::String | ParamType::Enum(_) | ParamType::Text { .. } => "a JSON string",
         ParamType::Integer { .. } => "a JSON integer",
         ParamType::Boolean => "`true` or `false`",
     }
@@ -155,7 +177,9 @@ pub(crate) fn body_params(
         let text = match (types(&name), &v) {
             (_, Value::Null) => return Err(wrong("given a value or left out")),
             (_, Value::Array(_) | Value::Object(_)) => return Err(wrong("a string, number or boolean")),
-            (Some(ParamType::String | ParamType::Enum(_)), Value::String(s)) => s.clone(),
+            (Some(ParamType::String | ParamType::Enum(_) | ParamType::Text { .. }), Value::String(s)) => {
+                s.clone()
+            }
             (Some(ParamType::Integer { .. }), Value::Number(n)) => match integer(n) {
                 Some(i) => i,
                 None => return Err(wrong(json_kind(ParamType::Integer { min: 0, max: 0 }))),
@@ -243,12 +267,13 @@ pub(crate) async fn endpoint(
     };
     let prepared = (|| {
         let mut params = query_params(&path, query.as_deref())?;
+        text_in_query(spec, &params)?;
         if method == Method::POST {
             body_params(&path, &body_example(spec), &body, &mut params, &|name| {
                 body_type(spec, name)
             })?;
         }
-        param_lengths(&path, &params)?;
+        param_lengths_of(spec, &path, &params)?;
         let paging = Paging::take(&mut params, &path)?;
         Ok::<_, Problem>((params, paging))
     })();
@@ -261,22 +286,11 @@ pub(crate) async fn endpoint(
         endpoint: spec.name.to_string(),
         params,
     };
-    let entry = match document(&state, caller, request).await {
-        Ok(entry) => entry,
-        Err(Refusal::Problem(p)) => return ApiError::new(p, format).into_response(),
-        Err(Refusal::Busy(busy)) => return busy.response(format),
-    };
-    // Cutting a long document and writing its JSON page are linear in its length: not on
-    // the runtime's threads either.
-    let rendered = tokio::task::spawn_blocking(move || {
-        let pages = entry.pages(paging.page_size);
-        answer(&entry.doc, &pages, paging, format)
-    })
-    .await;
-    rendered.unwrap_or_else(|e| {
-        tracing::error!(error = %e, "rendering task failed");
-        ApiError::new(Problem::internal(), format).into_response()
-    })
+    match document(&state, caller, request, paging, format).await {
+        Ok(response) => response,
+        Err(Refusal::Problem(p)) => ApiError::new(p, format).into_response(),
+        Err(Refusal::Busy(busy)) => busy.response(format),
+    }
 }
 
 /// Why a document is not answered.
@@ -287,51 +301,139 @@ pub(crate) enum Refusal {
     Busy(Busy),
 }
 
-/// The document answering `request` for `caller`: from the cache, or computed on a
-/// blocking thread and cached. A recipe is computed only with a recipe slot, which the
-/// blocking task holds until it is done; the document is cached by that task, so a
-/// request that timed out still leaves its answer for the next one.
+/// Documents up to this many bytes have their page answered on the runtime's thread:
+/// answering a page of a cached document copies nothing, and its JSON is linear in the
+/// page. Longer ones are answered on a blocking thread.
+const INLINE_BYTES: usize = 256 << 10;
+
+/// The answer to `request` for `caller`: page `paging` of its document in `format`. The
+/// document comes from the cache, or from a computation of the same question already
+/// running, or is computed on a blocking thread — a recipe only with a recipe slot, which
+/// that thread holds until it is done — which also cuts the page asked for and caches the
+/// document, so a request that timed out still leaves its answer for the next one.
 pub(crate) async fn document(
     state: &AppState,
     caller: Caller,
     request: Request,
-) -> Result<Arc<Entry>, Refusal> {
+    paging: Paging,
+    format: Format,
+) -> Result<Response, Refusal> {
     let snapshot = state.store().snapshot();
+    // A recipe's trace says whether each repository has moved on since it was indexed,
+    // which no generation tells: a recipe's document is reused only within one window of
+    // the workspace's HEAD cache.
+    let window = if request.domain == "recipes" {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() / crate::workspace::HEAD_TTL.as_secs().max(1))
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let key = Key {
         area: caller.area().map(str::to_string),
-        request: serde_json::to_string(&(&request.domain, &request.endpoint, &request.params))
+        request: serde_json::to_string(&(&request.domain, &request.endpoint, &request.params, window))
             .unwrap_or_default(),
         generation: snapshot.generation(),
     };
-    if let Some(entry) = state.cache().get(&key) {
-        return Ok(entry);
-    }
-    let slot = if request.domain == "recipes" {
-        Some(state.limiter().recipe_slot().await.map_err(Refusal::Busy)?)
-    } else {
-        None
-    };
-    let cache = state.clone();
-    let computed = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        let entry = Arc::new(Entry::new(execute(&snapshot, &caller, &request)?));
-        cache.cache().insert(key, entry.clone());
-        Ok::<_, semgraph_queries::QueryError>(entry)
-    })
-    .await;
-    match computed {
-        Ok(Ok(entry)) => Ok(entry),
-        Ok(Err(e)) => {
-            if e.kind() == semgraph_queries::ErrorKind::Internal {
-                tracing::error!(error = %e.body(), "query failed");
+    loop {
+        if let Some(entry) = state.cache().get(&key) {
+            return Ok(answer_entry(entry, paging, format).await);
+        }
+        let lead = match state.cache().flight(&key) {
+            Flight::Lead(lead) => lead,
+            Flight::Follow(mut rx) => {
+                let landed = rx.wait_for(Option::is_some).await.ok().and_then(|o| o.clone());
+                match landed {
+                    Some(Ok(entry)) => return Ok(answer_entry(entry, paging, format).await),
+                    Some(Err(p)) => return Err(Refusal::Problem(p)),
+                    // The leader gave up before computing: ask again.
+                    None => continue,
+                }
             }
-            Err(Refusal::Problem(Problem::from(e)))
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "query task failed");
-            Err(Refusal::Problem(Problem::internal()))
-        }
+        };
+        let slot = if request.domain == "recipes" {
+            Some(state.limiter().recipe_slot().await.map_err(Refusal::Busy)?)
+        } else {
+            None
+        };
+        let state = state.clone();
+        let workspace = state.workspace().clone();
+        let computed = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let outcome: Outcome = match execute_with(&snapshot, &caller, &request, &*workspace) {
+                Ok(doc) => Ok(Arc::new(Entry::new(doc))),
+                Err(e) => {
+                    if e.kind() == semgraph_queries::ErrorKind::Internal {
+                        tracing::error!(error = %e.body(), "query failed");
+                    }
+                    Err(Problem::from(e))
+                }
+            };
+            let response = outcome.as_ref().ok().map(|entry| {
+                let response = answer_page(entry, paging, format);
+                state.cache().insert(key, entry.clone());
+                response
+            });
+            lead.land(&outcome);
+            (outcome, response)
+        })
+        .await;
+        return match computed {
+            Ok((_, Some(response))) => Ok(response),
+            Ok((Err(p), _)) => Err(Refusal::Problem(p)),
+            Ok((Ok(_), None)) | Err(_) => {
+                tracing::error!("query task failed");
+                Err(Refusal::Problem(Problem::internal()))
+            }
+        };
     }
+}
+
+/// Page `paging` of a computed document in `format`, on this thread or a blocking one.
+async fn answer_entry(entry: Arc<Entry>, paging: Paging, format: Format) -> Response {
+    if entry.doc.markdown.len() <= INLINE_BYTES {
+        return answer_page(&entry, paging, format);
+    }
+    tokio::task::spawn_blocking(move || answer_page(&entry, paging, format))
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "rendering task failed");
+            ApiError::new(Problem::internal(), format).into_response()
+        })
+}
+
+/// A 200 answer: page `paging.page` of a cached document (its text as cut once), with its
+/// page headers; a page beyond the last is the same 404 [`render_page`] answers.
+fn answer_page(entry: &Entry, paging: Paging, format: Format) -> Response {
+    let texts = entry.page_texts(paging.page_size);
+    let count = texts.len();
+    let Some(text) = texts.get(paging.page.saturating_sub(1)) else {
+        return answer(
+            &entry.doc,
+            &semgraph_queries::paginate(&entry.doc.markdown, paging.page_size),
+            paging,
+            format,
+        );
+    };
+    let number = paging.page;
+    let body = match format {
+        Format::Markdown => text.clone(),
+        Format::Json => {
+            // The page text is valid UTF-8: it was cut from a String.
+            let text = std::str::from_utf8(text).unwrap_or_default();
+            Bytes::from(json_page(&entry.doc, number, count, paging.page_size, text))
+        }
+    };
+    let mut response = (StatusCode::OK, body).into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(format.content_type()),
+    );
+    h.insert("x-semgraph-page", HeaderValue::from(number));
+    h.insert("x-semgraph-pages", HeaderValue::from(count));
+    response
 }
 
 /// `GET /api/v1/discover[?domain=]`: the OpenAPI document as a compact catalog.
@@ -382,16 +484,13 @@ pub(crate) fn discover_document(
         }
     }
     let (markdown, json) = openapi::render_discover(doc, domain.as_deref());
-    let doc = Document {
-        title: markdown
-            .lines()
-            .next()
-            .unwrap_or("")
-            .trim_start_matches("# ")
-            .to_string(),
-        markdown,
-        json,
-    };
+    let title = markdown
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("# ")
+        .to_string();
+    let doc = Document::new(title, markdown, &json);
     Ok((doc, paging))
 }
 

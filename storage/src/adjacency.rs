@@ -1,12 +1,22 @@
 //! The in-memory adjacency of the served generation, in both directions.
 //!
 //! A traversal must never pay a RocksDB read per visited node (3–7 µs each here), so the
-//! edges of the served graph live in two compressed-sparse-row arrays, one per direction,
-//! rebuilt on every commit and swapped with the generation. Each neighbour entry packs the
-//! edge kind into its top four bits and the neighbour id into the low 28, and a node's
-//! entries are sorted, so the neighbours of one kind are a contiguous sub-slice found by
-//! binary search. That costs 4 bytes per edge per direction, plus 4 bytes per node per
-//! direction for the offsets.
+//! edges of the served graph live in memory: per direction, a compressed-sparse-row array
+//! cut into pages of [`PAGE`] consecutive node ids. Each neighbour entry packs the edge kind
+//! into its top four bits and the neighbour id into the low 28, and a node's entries are
+//! sorted, so the neighbours of one kind are a contiguous sub-slice found by binary search.
+//! That costs 4 bytes per edge per direction, plus 4 bytes per node per direction for the
+//! offsets.
+//!
+//! Pages are shared between generations (`Arc`): a commit rebuilds only the pages that hold
+//! a node of the product it replaces (its old ids and its new ones) or a node whose
+//! cross-product link edges changed, and every other page of the new generation is the old
+//! generation's own. A commit therefore costs the size of the product, not of the graph, and
+//! the generation it replaces shares all but those pages with it while readers still hold
+//! it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
@@ -15,95 +25,64 @@ use crate::model::{Direction, EdgeKind, NodeId};
 
 const KIND_SHIFT: u32 = 28;
 const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
+const PAGE_SHIFT: u32 = 12;
+/// Node ids per page.
+pub(crate) const PAGE: usize = 1 << PAGE_SHIFT;
 
 fn pack(kind: EdgeKind, target: u32) -> u32 {
     (u32::from(kind.code()) << KIND_SHIFT) | (target & ID_MASK)
 }
 
-/// A source of packed entries that can be walked more than once: it calls its argument
-/// with `(source, packed neighbour)` for every entry.
-type EntryWalk<'a> = &'a dyn Fn(&mut dyn FnMut(u32, u32));
+/// One edge: source, kind, target.
+pub(crate) type Edge = (u32, EdgeKind, u32);
 
-/// A source of edges that can be walked more than once.
-pub(crate) type EdgeWalk<'a> = &'a dyn Fn(&mut dyn FnMut(Edge));
+/// The stored adjacency lists of some nodes, in (node, kind) order, as a cursor: the store
+/// scans them without building a value per list.
+pub(crate) trait StoredLists {
+    /// The node of the next list, if any, without moving on.
+    fn peek_node(&mut self) -> Result<Option<u32>>;
+    /// Appends the next list's entries (packed, targets below `slots`) to `out`, moves on.
+    fn take(&mut self, slots: usize, out: &mut Vec<u32>) -> Result<()>;
+}
 
-/// One direction: `entries[offsets[n]..offsets[n + 1]]` are node `n`'s packed neighbours.
-#[derive(Debug, Default)]
+/// A kind and a target, packed as the adjacency stores them.
+pub(crate) fn packed(kind: EdgeKind, target: u32) -> u32 {
+    pack(kind, target)
+}
+
+/// `entries[offsets[i]..offsets[i + 1]]` are the packed neighbours of the page's `i`-th node.
+#[derive(Debug)]
+struct Page {
+    offsets: Box<[u32]>,
+    entries: Box<[u32]>,
+}
+
+impl Page {
+    fn slice(&self, i: usize) -> &[u32] {
+        &self.entries[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    fn heap_bytes(&self) -> usize {
+        (self.offsets.len() + self.entries.len()) * 4
+    }
+}
+
+/// One direction of every edge, as pages (`None`: a page without edges).
+#[derive(Debug, Default, Clone)]
 struct Csr {
-    offsets: Vec<u32>,
-    entries: Vec<u32>,
+    pages: Vec<Option<Arc<Page>>>,
+    slots: usize,
+    edges: u64,
 }
 
 impl Csr {
-    /// Builds from an edge source that can be walked twice (count, then fill).
-    fn build(node_count: usize, walk: EntryWalk<'_>) -> Result<Csr> {
-        let mut degree = vec![0u32; node_count + 1];
-        let mut total: u64 = 0;
-        walk(&mut |src, _packed| {
-            if let Some(d) = degree.get_mut(src as usize) {
-                *d += 1;
-                total += 1;
-            }
-        });
-        if total >= u64::from(u32::MAX) {
-            return Err(StoreError::Invalid {
-                what: "graph",
-                reason: format!("{total} edges exceed the adjacency's 2^32 limit"),
-            });
-        }
-        let mut offsets = vec![0u32; node_count + 1];
-        let mut acc = 0u32;
-        for (n, d) in degree.iter().take(node_count).enumerate() {
-            offsets[n] = acc;
-            acc += d;
-        }
-        offsets[node_count] = acc;
-        let mut cursor: Vec<u32> = offsets[..node_count].to_vec();
-        let mut entries = vec![0u32; acc as usize];
-        walk(&mut |src, packed| {
-            if let Some(c) = cursor.get_mut(src as usize) {
-                entries[*c as usize] = packed;
-                *c += 1;
-            }
-        });
-        for n in 0..node_count {
-            let slice = &mut entries[offsets[n] as usize..offsets[n + 1] as usize];
-            slice.sort_unstable();
-        }
-        // Duplicate edges (the same fact found twice) collapse to one.
-        let mut csr = Csr { offsets, entries };
-        csr.dedup();
-        Ok(csr)
-    }
-
-    fn dedup(&mut self) {
-        let n = self.offsets.len() - 1;
-        let mut write = 0usize;
-        let mut start = 0usize;
-        for node in 0..n {
-            let end = self.offsets[node + 1] as usize;
-            let mut prev: Option<u32> = None;
-            let begin = write;
-            for read in start..end {
-                let v = self.entries[read];
-                if prev != Some(v) {
-                    self.entries[write] = v;
-                    write += 1;
-                    prev = Some(v);
-                }
-            }
-            self.offsets[node] = begin as u32;
-            start = end;
-        }
-        self.offsets[n] = write as u32;
-        self.entries.truncate(write);
-        self.entries.shrink_to_fit();
-    }
-
     fn node_slice(&self, node: u32) -> &[u32] {
         let n = node as usize;
-        match (self.offsets.get(n), self.offsets.get(n + 1)) {
-            (Some(&a), Some(&b)) => &self.entries[a as usize..b as usize],
+        if n >= self.slots {
+            return &[];
+        }
+        match self.pages.get(n >> PAGE_SHIFT) {
+            Some(Some(page)) => page.slice(n & (PAGE - 1)),
             _ => &[],
         }
     }
@@ -117,38 +96,292 @@ impl Csr {
     }
 
     fn heap_bytes(&self) -> usize {
-        (self.offsets.capacity() + self.entries.capacity()) * 4
+        self.pages.capacity() * std::mem::size_of::<Option<Arc<Page>>>()
+            + self.pages.iter().flatten().map(|p| p.heap_bytes()).sum::<usize>()
+    }
+
+    fn page_edges(&self, p: usize) -> u64 {
+        match self.pages.get(p) {
+            Some(Some(page)) => page.entries.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// The next generation of this direction (see [`Adjacency::update`]); `dirty` holds
+    /// every node whose list may change. `found_shadowed` hears of every added link entry
+    /// already present among the node's own edges.
+    #[allow(clippy::too_many_arguments)]
+    fn rebuild(
+        &self,
+        slots: usize,
+        fresh: &RoaringBitmap,
+        cleared: &RoaringBitmap,
+        dirty: &RoaringBitmap,
+        stored: &mut dyn StoredLists,
+        removed: &HashMap<u32, Vec<u32>>,
+        added: &HashMap<u32, Vec<u32>>,
+        found_shadowed: &mut dyn FnMut(u32, u32),
+    ) -> Result<Csr> {
+        let page_count = slots.div_ceil(PAGE);
+        let mut pages: Vec<Option<Arc<Page>>> = self.pages.iter().take(page_count).cloned().collect();
+        pages.resize(page_count, None);
+        let mut edges = self.edges;
+        // Pages past the new end lose their edges.
+        for p in page_count..self.pages.len() {
+            edges -= self.page_edges(p);
+        }
+        let mut dirty_pages: Vec<usize> = dirty
+            .iter()
+            .map(|n| n as usize >> PAGE_SHIFT)
+            .filter(|&p| p < page_count)
+            .collect();
+        dirty_pages.dedup();
+        let mut list: Vec<u32> = Vec::new();
+        for p in dirty_pages {
+            let base = p << PAGE_SHIFT;
+            let old = if p < self.pages.len() {
+                self.pages[p].clone()
+            } else {
+                None
+            };
+            let mut offsets = Vec::with_capacity(PAGE + 1);
+            let mut entries: Vec<u32> = Vec::with_capacity(old.as_ref().map_or(0, |o| o.entries.len()));
+            for i in 0..PAGE {
+                offsets.push(entries.len() as u32);
+                let n = base + i;
+                if n >= slots {
+                    continue;
+                }
+                let node = n as u32;
+                if !dirty.contains(node) {
+                    if let Some(o) = &old {
+                        entries.extend_from_slice(o.slice(i));
+                    }
+                    continue;
+                }
+                list.clear();
+                if fresh.contains(node) {
+                    take_stored(stored, node, slots, &mut list)?;
+                } else if !cleared.contains(node) {
+                    if let Some(o) = &old {
+                        list.extend_from_slice(o.slice(i));
+                    }
+                    if let Some(gone) = removed.get(&node) {
+                        list.retain(|e| !gone.contains(e));
+                    }
+                }
+                if let Some(new) = added.get(&node) {
+                    for &e in new {
+                        if list.contains(&e) {
+                            found_shadowed(node, e);
+                        } else {
+                            list.push(e);
+                        }
+                    }
+                    list.sort_unstable();
+                }
+                entries.extend_from_slice(&list);
+            }
+            offsets.push(entries.len() as u32);
+            if entries.len() as u64 >= u64::from(u32::MAX) {
+                return Err(StoreError::Invalid {
+                    what: "graph",
+                    reason: "a page of the adjacency exceeds 2^32 edges".into(),
+                });
+            }
+            edges = edges - old.as_ref().map_or(0, |o| o.entries.len() as u64) + entries.len() as u64;
+            pages[p] = (!entries.is_empty()).then(|| {
+                Arc::new(Page {
+                    offsets: offsets.into_boxed_slice(),
+                    entries: entries.into_boxed_slice(),
+                })
+            });
+        }
+        // Whatever the scan holds for nodes it was not asked for is not part of the graph.
+        Ok(Csr { pages, slots, edges })
     }
 }
 
+/// Appends the packed entries of `node` from the front of `stored`, skipping lists of
+/// nodes before it (not live: not asked for).
+fn take_stored(stored: &mut dyn StoredLists, node: u32, slots: usize, list: &mut Vec<u32>) -> Result<()> {
+    while let Some(n) = stored.peek_node()? {
+        if n > node {
+            break;
+        }
+        if n == node {
+            stored.take(slots, list)?;
+        } else {
+            stored.take(0, &mut Vec::new())?;
+        }
+    }
+    Ok(())
+}
+
+/// Stored lists held in memory: (node, kind, targets) in (node, kind) order.
+#[cfg(test)]
+pub(crate) struct ListsInMemory(pub(crate) std::collections::VecDeque<(u32, EdgeKind, Vec<u32>)>);
+
+#[cfg(test)]
+impl StoredLists for ListsInMemory {
+    fn peek_node(&mut self) -> Result<Option<u32>> {
+        Ok(self.0.front().map(|l| l.0))
+    }
+
+    fn take(&mut self, slots: usize, out: &mut Vec<u32>) -> Result<()> {
+        if let Some((_, kind, ids)) = self.0.pop_front() {
+            out.extend(
+                ids.iter()
+                    .filter(|&&d| (d as usize) < slots)
+                    .map(|&d| pack(kind, d)),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The lists of `edges` (flipped: of their targets), sorted as the store keeps them.
+#[cfg(test)]
+fn in_memory(edges: &[Edge], flip: bool) -> std::collections::VecDeque<(u32, EdgeKind, Vec<u32>)> {
+    let mut es: Vec<Edge> = edges
+        .iter()
+        .map(|&(s, k, d)| if flip { (d, k, s) } else { (s, k, d) })
+        .collect();
+    es.sort_unstable();
+    es.dedup();
+    es.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1)
+        .map(|g| (g[0].0, g[0].1, g.iter().map(|e| e.2).collect()))
+        .collect()
+}
+
 /// Both directions of every edge of the served generation (links across products included).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Adjacency {
     out: Csr,
     inc: Csr,
 }
 
-/// One edge: source, kind, target.
-pub(crate) type Edge = (u32, EdgeKind, u32);
+/// What changes from one generation's adjacency to the next.
+pub(crate) struct Update<'a> {
+    /// The node slots of the next generation (the largest live id + 1).
+    pub(crate) slots: usize,
+    /// Nodes whose own (within-product) edges are read from `stored_out` / `stored_in`.
+    pub(crate) fresh: &'a RoaringBitmap,
+    /// Nodes that have no edges any more (the replaced generation of a product).
+    pub(crate) cleared: &'a RoaringBitmap,
+    /// The cross-product link edges of the current generation, sorted.
+    pub(crate) old_links: &'a [Edge],
+    /// Those of them that are also a node's own edge.
+    pub(crate) old_shadowed: &'a HashSet<Edge>,
+    /// The cross-product link edges of the next generation, sorted.
+    pub(crate) new_links: &'a [Edge],
+}
 
 impl Adjacency {
-    /// Builds from a walk over every out-edge; the in-direction is its transpose.
-    pub(crate) fn build(node_count: usize, walk: EdgeWalk<'_>) -> Result<Self> {
-        let out = Csr::build(node_count, &|f| {
-            walk(&mut |(src, kind, dst)| {
-                if (dst as usize) < node_count {
-                    f(src, pack(kind, dst));
-                }
-            })
-        })?;
-        let inc = Csr::build(node_count, &|f| {
-            for src in 0..node_count as u32 {
-                for &e in out.node_slice(src) {
-                    f(e & ID_MASK, (e & !ID_MASK) | src);
-                }
+    /// The next generation: this one with the lists of `cleared` nodes emptied, those of
+    /// `fresh` nodes read from the stored lists (every list of every fresh node, in
+    /// (node, kind) order, in each direction), and the link edges changed from `old_links`
+    /// to `new_links`. Pages without a changed node are shared with this generation.
+    /// Also returns the link edges of the next generation that duplicate a node's own edge
+    /// (they stay when the link goes).
+    pub(crate) fn update(
+        &self,
+        change: &Update<'_>,
+        stored_out: &mut dyn StoredLists,
+        stored_in: &mut dyn StoredLists,
+    ) -> Result<(Adjacency, HashSet<Edge>)> {
+        let old: HashSet<Edge> = change.old_links.iter().copied().collect();
+        let new: HashSet<Edge> = change.new_links.iter().copied().collect();
+        let mut touched_out = RoaringBitmap::new();
+        let mut touched_in = RoaringBitmap::new();
+        for &(s, _, d) in old.symmetric_difference(&new) {
+            touched_out.insert(s);
+            touched_in.insert(d);
+        }
+        // A touched node loses every old link that is not also its own edge and gains every
+        // new one.
+        let mut removed_out: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut removed_in: HashMap<u32, Vec<u32>> = HashMap::new();
+        for e @ &(s, k, d) in change.old_links {
+            if change.old_shadowed.contains(e) {
+                continue;
             }
-        })?;
-        Ok(Adjacency { out, inc })
+            if touched_out.contains(s) {
+                removed_out.entry(s).or_default().push(pack(k, d));
+            }
+            if touched_in.contains(d) {
+                removed_in.entry(d).or_default().push(pack(k, s));
+            }
+        }
+        let mut added_out: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut added_in: HashMap<u32, Vec<u32>> = HashMap::new();
+        let in_range = |id: u32| (id as usize) < change.slots;
+        for &(s, k, d) in change.new_links {
+            if !in_range(s) || !in_range(d) {
+                continue;
+            }
+            if touched_out.contains(s) {
+                added_out.entry(s).or_default().push(pack(k, d));
+            }
+            if touched_in.contains(d) {
+                added_in.entry(d).or_default().push(pack(k, s));
+            }
+        }
+        let replaced = change.fresh | change.cleared;
+        let dirty_out = &replaced | &touched_out;
+        let dirty_in = &replaced | &touched_in;
+        let mut shadowed: HashSet<Edge> = change
+            .old_shadowed
+            .iter()
+            .filter(|e| !dirty_out.contains(e.0) && new.contains(e))
+            .copied()
+            .collect();
+        let out = self.out.rebuild(
+            change.slots,
+            change.fresh,
+            change.cleared,
+            &dirty_out,
+            stored_out,
+            &removed_out,
+            &added_out,
+            &mut |s, e| {
+                if let Some(k) = EdgeKind::from_code((e >> KIND_SHIFT) as u8) {
+                    shadowed.insert((s, k, e & ID_MASK));
+                }
+            },
+        )?;
+        let inc = self.inc.rebuild(
+            change.slots,
+            change.fresh,
+            change.cleared,
+            &dirty_in,
+            stored_in,
+            &removed_in,
+            &added_in,
+            &mut |_, _| {},
+        )?;
+        Ok((Adjacency { out, inc }, shadowed))
+    }
+
+    /// Builds from a list of edges (duplicates collapse), for tests.
+    #[cfg(test)]
+    pub(crate) fn from_edges(slots: usize, edges: &[Edge]) -> Result<Adjacency> {
+        let lists = |flip: bool| ListsInMemory(in_memory(edges, flip));
+        let mut fresh = RoaringBitmap::new();
+        fresh.insert_range(0..slots as u32);
+        let (adjacency, _) = Adjacency::default().update(
+            &Update {
+                slots,
+                fresh: &fresh,
+                cleared: &RoaringBitmap::new(),
+                old_links: &[],
+                old_shadowed: &HashSet::new(),
+                new_links: &[],
+            },
+            &mut lists(false),
+            &mut lists(true),
+        )?;
+        Ok(adjacency)
     }
 
     fn csr(&self, dir: Direction) -> &Csr {
@@ -160,15 +393,15 @@ impl Adjacency {
 
     /// The number of node slots (the largest id + 1).
     pub fn node_slots(&self) -> usize {
-        self.out.offsets.len().saturating_sub(1)
+        self.out.slots
     }
 
     /// The number of edges (each counted once).
     pub fn edge_count(&self) -> u64 {
-        self.out.entries.len() as u64
+        self.out.edges
     }
 
-    /// Heap bytes held by both directions.
+    /// Heap bytes held by both directions (pages shared with another generation included).
     pub fn heap_bytes(&self) -> usize {
         self.out.heap_bytes() + self.inc.heap_bytes()
     }
@@ -273,7 +506,21 @@ mod tests {
     use super::*;
 
     fn graph(n: usize, edges: &[Edge]) -> Adjacency {
-        Adjacency::build(n, &|f| edges.iter().for_each(|&e| f(e))).expect("builds")
+        Adjacency::from_edges(n, edges).expect("builds")
+    }
+
+    fn out_edges(g: &Adjacency) -> Vec<Edge> {
+        (0..g.node_slots() as u32)
+            .flat_map(|s| g.edges(NodeId(s), Direction::Out).map(move |(k, d)| (s, k, d.0)))
+            .collect()
+    }
+
+    fn in_edges(g: &Adjacency) -> Vec<Edge> {
+        let mut v: Vec<Edge> = (0..g.node_slots() as u32)
+            .flat_map(|d| g.edges(NodeId(d), Direction::In).map(move |(k, s)| (s.0, k, d)))
+            .collect();
+        v.sort_unstable();
+        v
     }
 
     #[test]
@@ -312,5 +559,93 @@ mod tests {
         let layers = g.reach(&seeds, Direction::In, &[EdgeKind::Calls], 5);
         let as_vec: Vec<Vec<u32>> = layers.iter().map(|l| l.iter().collect()).collect();
         assert_eq!(as_vec, vec![vec![1, 3], vec![2]]);
+    }
+
+    /// Two products over three pages, one replaced, with links that change and one link
+    /// that repeats an edge of the product: the update equals a build from scratch, and the
+    /// pages of the untouched product are shared.
+    #[test]
+    fn an_update_equals_a_rebuild_and_shares_untouched_pages() {
+        let a: Vec<u32> = (0..PAGE as u32).collect(); // page 0: product A
+        let b_old: Vec<u32> = (PAGE as u32..PAGE as u32 + 50).collect(); // page 1: B, old
+        let b_new: Vec<u32> = (2 * PAGE as u32..2 * PAGE as u32 + 60).collect(); // page 2: B, new
+        let chain =
+            |ids: &[u32]| -> Vec<Edge> { ids.windows(2).map(|w| (w[0], EdgeKind::Calls, w[1])).collect() };
+        let own_a = chain(&a);
+        let own_b_old = chain(&b_old);
+        let own_b_new = chain(&b_new);
+        // A's node 5 calls its own node 6 and also links to it; A links into B.
+        let old_links = vec![(5, EdgeKind::Calls, 6), (7, EdgeKind::Invokes, b_old[3])];
+        let new_links = vec![
+            (5, EdgeKind::Calls, 6),
+            (7, EdgeKind::Invokes, b_new[4]),
+            (b_new[0], EdgeKind::Invokes, 9),
+        ];
+        let slots = 2 * PAGE + 60;
+        let old_all: Vec<Edge> = own_a
+            .iter()
+            .chain(&own_b_old)
+            .chain(&old_links)
+            .copied()
+            .collect();
+        let old = graph(slots, &old_all);
+        let old_shadowed: HashSet<Edge> = [(5, EdgeKind::Calls, 6)].into_iter().collect();
+
+        let fresh: RoaringBitmap = b_new.iter().copied().collect();
+        let cleared: RoaringBitmap = b_old.iter().copied().collect();
+        let stored = |flip: bool| ListsInMemory(in_memory(&own_b_new, flip));
+        let (next, shadowed) = old
+            .update(
+                &Update {
+                    slots,
+                    fresh: &fresh,
+                    cleared: &cleared,
+                    old_links: &old_links,
+                    old_shadowed: &old_shadowed,
+                    new_links: &new_links,
+                },
+                &mut stored(false),
+                &mut stored(true),
+            )
+            .expect("updates");
+        let expected_all: Vec<Edge> = own_a
+            .iter()
+            .chain(&own_b_new)
+            .chain(&new_links)
+            .copied()
+            .collect();
+        let expected = graph(slots, &expected_all);
+        assert_eq!(out_edges(&next), out_edges(&expected));
+        assert_eq!(in_edges(&next), in_edges(&expected));
+        assert_eq!(next.edge_count(), expected.edge_count());
+        assert!(
+            next.neighbors(NodeId(5), Direction::Out, EdgeKind::Calls)
+                .any(|n| n == NodeId(6)),
+            "the link that repeats an own edge never took the edge with it"
+        );
+        assert_eq!(shadowed, old_shadowed);
+        assert!(next.out.pages[1].is_none(), "the old generation's page is empty");
+        // Page 0 changes (node 7's link moved), so it is rebuilt; with no change it is shared.
+        let (same, _) = next
+            .update(
+                &Update {
+                    slots,
+                    fresh: &RoaringBitmap::new(),
+                    cleared: &RoaringBitmap::new(),
+                    old_links: &new_links,
+                    old_shadowed: &shadowed,
+                    new_links: &new_links,
+                },
+                &mut ListsInMemory(Default::default()),
+                &mut ListsInMemory(Default::default()),
+            )
+            .expect("updates");
+        for (p, q) in same.out.pages.iter().zip(&next.out.pages) {
+            match (p, q) {
+                (Some(p), Some(q)) => assert!(Arc::ptr_eq(p, q)),
+                (None, None) => {}
+                _ => panic!("a page changed without a change"),
+            }
+        }
     }
 }

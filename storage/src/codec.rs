@@ -205,6 +205,31 @@ pub(crate) fn decode_ids(cf: &'static str, bytes: &[u8]) -> Result<RoaringBitmap
     }
 }
 
+/// Calls `f` with every id of a list written by [`encode_ids`], in ascending order, without
+/// building a bitmap for the common delta-encoded lists.
+pub(crate) fn for_each_id(cf: &'static str, bytes: &[u8], mut f: impl FnMut(u32)) -> Result<()> {
+    match bytes.split_first() {
+        Some((&IDS_DELTA, mut body)) => {
+            let corrupt = |reason: &str| StoreError::Corrupt {
+                cf,
+                reason: reason.to_string(),
+            };
+            let count = get_varint(&mut body).ok_or_else(|| corrupt("truncated id count"))?;
+            let mut prev = 0u64;
+            for i in 0..count {
+                let gap = get_varint(&mut body).ok_or_else(|| corrupt("truncated id list"))?;
+                prev = if i == 0 { gap } else { prev + gap };
+                f(u32::try_from(prev).map_err(|_| corrupt("id out of range"))?);
+            }
+            Ok(())
+        }
+        _ => {
+            decode_ids(cf, bytes)?.iter().for_each(f);
+            Ok(())
+        }
+    }
+}
+
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);

@@ -37,6 +37,55 @@ pub fn http_endpoint(service: &str, verb: &str, path: &str) -> String {
     )
 }
 
+/// An HTTP route of whichever service listens on `port` on one machine
+/// (`http://localhost:8085/…`): verb and path as in [`http_endpoint`].
+pub fn http_port(port: u16, verb: &str, path: &str) -> String {
+    format!("http-port:{port}:{}:{}", verb.to_uppercase(), route(path))
+}
+
+/// Every route of `service` with `verb` under the path `prefix` (a gateway route
+/// forwarding `/api/billing/**`): an endpoint answers to each prefix of its route.
+pub fn http_prefix(service: &str, verb: &str, prefix: &str) -> String {
+    format!(
+        "http-prefix:{}:{}:{}",
+        service.to_lowercase(),
+        verb.to_uppercase(),
+        route(prefix)
+    )
+}
+
+/// [`http_prefix`] of the service listening on `port`.
+pub fn http_port_prefix(port: u16, verb: &str, prefix: &str) -> String {
+    format!(
+        "http-port-prefix:{port}:{}:{}",
+        verb.to_uppercase(),
+        route(prefix)
+    )
+}
+
+/// The prefixes of a route an endpoint answers to: `/`, `/api`, `/api/orders`, … up to
+/// the segment before the first path variable (a gateway's pattern matches any value there
+/// only through its own variable, which ends its literal prefix).
+pub fn route_prefixes(path: &str) -> Vec<String> {
+    let normal = route(path);
+    let mut out = vec!["/".to_string()];
+    let mut cur = String::new();
+    for segment in normal.split('/').filter(|s| !s.is_empty()) {
+        if segment == "{}" {
+            break;
+        }
+        cur.push('/');
+        cur.push_str(segment);
+        out.push(cur.clone());
+    }
+    out
+}
+
+/// A service by the port it listens on.
+pub fn service_port(port: u16) -> String {
+    format!("port:{port}")
+}
+
 /// A route without its service, for mentions in wiki pages and tickets.
 pub fn http_route(verb: &str, path: &str) -> String {
     format!("route:{}:{}", verb.to_uppercase(), route(path))
@@ -109,6 +158,20 @@ mod tests {
             http_endpoint("payments-service", "GET", "/api/health/details"),
             "the service is part of the key"
         );
+    }
+
+    #[test]
+    fn routes_answer_to_their_literal_prefixes() {
+        assert_eq!(
+            route_prefixes("/api/orders/{id}/lines"),
+            vec!["/", "/api", "/api/orders"]
+        );
+        assert_eq!(route_prefixes("/"), vec!["/"]);
+        assert_eq!(
+            http_prefix("Billing", "get", "/api/"),
+            http_prefix("billing", "GET", "/api")
+        );
+        assert_ne!(http_port(8085, "GET", "/x"), http_port(8086, "GET", "/x"));
     }
 
     #[test]

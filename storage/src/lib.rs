@@ -18,18 +18,21 @@
 mod adjacency;
 mod codec;
 mod error;
+mod facts;
 pub mod keys;
 mod link;
 mod model;
+mod staging;
 mod store;
 mod writer;
 
 pub use adjacency::Adjacency;
 pub use error::{Result, StoreError};
+pub use facts::FactsDigest;
 pub use link::UnlinkedRef;
 pub use model::{
     ContentKind, Direction, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId,
     NodeKind, ProductId, ProductInfo, RunStatus, Span, Warning,
 };
-pub use store::{Snapshot, Store};
+pub use store::{Snapshot, Store, StoreOptions, DEFAULT_BLOCK_CACHE_BYTES};
 pub use writer::{CommitSummary, ProductWriter};

@@ -57,9 +57,9 @@ pub(crate) struct Resolution {
 }
 
 /// Resolves every reference in `decls` against every anchor in `decls`.
-pub(crate) fn resolve(decls: &[(u32, LinkDecl)]) -> Resolution {
+pub(crate) fn resolve<'a>(decls: impl Iterator<Item = &'a (u32, LinkDecl)> + Clone) -> Resolution {
     let mut anchors: HashMap<&str, Vec<u32>> = HashMap::new();
-    for (node, decl) in decls {
+    for (node, decl) in decls.clone() {
         if let LinkDecl::Anchor { key } = decl {
             anchors.entry(key.as_str()).or_default().push(*node);
         }
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn unique_refs_link_once_and_report_ambiguity() {
-        let decls = vec![
+        let decls = [
             (1, anchor("http:a:GET:/x")),
             (2, anchor("http:b:GET:/x")),
             (3, anchor("http:b:GET:/x")),
@@ -126,7 +126,7 @@ mod tests {
             (12, reference("http:b:GET:/x", LinkPolicy::All)),
             (13, reference("http:c:GET:/x", LinkPolicy::Unique)),
         ];
-        let r = resolve(&decls);
+        let r = resolve(decls.iter());
         assert_eq!(
             r.edges,
             vec![

@@ -7,6 +7,7 @@
 //! re-index are purged and reused only once no snapshot of an older generation is alive,
 //! so a reader never sees a record rewritten under it.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
@@ -18,7 +19,7 @@ use rocksdb::{
     Direction as ScanDirection, IteratorMode, Options, ReadOptions, WriteBatch, WriteOptions, DB,
 };
 
-use crate::adjacency::{Adjacency, Edge};
+use crate::adjacency::{self, Adjacency, Edge, StoredLists, Update};
 use crate::codec::{self, NameIndex};
 use crate::error::{Result, StoreError};
 use crate::link::{self, LinkDecl, UnlinkedRef};
@@ -26,6 +27,7 @@ use crate::model::{
     ContentKind, EdgeAttrs, EdgeKind, IndexRun, Node, NodeFlags, NodeId, NodeKind, ProductId, ProductInfo,
     RunStatus,
 };
+use crate::staging;
 
 pub(crate) const CF_DEFAULT: &str = "default";
 pub(crate) const CF_META: &str = "meta";
@@ -118,28 +120,33 @@ pub(crate) struct Staging {
     pub(crate) started_at_ms: u64,
 }
 
-/// One product in the served generation.
-#[derive(Debug, Clone)]
+/// One product in the served generation; shared by every generation that serves the
+/// same run of it.
+#[derive(Debug)]
 pub(crate) struct ProductState {
     pub(crate) info: ProductInfo,
     pub(crate) nodes: RoaringBitmap,
     pub(crate) kinds: Vec<RoaringBitmap>,
     /// The nodes carrying each flag of [`NodeFlags::ALL`].
     pub(crate) flagged: Vec<RoaringBitmap>,
+    /// The product's link declarations (anchors and references).
+    pub(crate) decls: Vec<(u32, LinkDecl)>,
 }
 
 /// Everything a reader needs in memory about one generation.
 #[derive(Debug)]
 pub(crate) struct GraphState {
     pub(crate) generation: u64,
-    pub(crate) products: Vec<ProductState>,
+    pub(crate) products: Vec<Arc<ProductState>>,
     pub(crate) live: RoaringBitmap,
     pub(crate) kinds: Vec<RoaringBitmap>,
     /// The live nodes carrying each flag of [`NodeFlags::ALL`].
     pub(crate) flagged: Vec<RoaringBitmap>,
     pub(crate) adjacency: Adjacency,
-    pub(crate) decls: Vec<(u32, LinkDecl)>,
+    /// The resolved cross-product edges, sorted.
     pub(crate) links: Vec<Edge>,
+    /// Those link edges that are also an edge of their product (they stay when the link goes).
+    pub(crate) shadowed: HashSet<Edge>,
     pub(crate) unlinked: Vec<UnlinkedRef>,
 }
 
@@ -152,8 +159,8 @@ impl GraphState {
             kinds: vec![RoaringBitmap::new(); NodeKind::ALL.len()],
             flagged: vec![RoaringBitmap::new(); NodeFlags::ALL.len()],
             adjacency: Adjacency::default(),
-            decls: Vec::new(),
             links: Vec::new(),
+            shadowed: HashSet::new(),
             unlinked: Vec::new(),
         }
     }
@@ -162,6 +169,10 @@ impl GraphState {
 pub(crate) struct Inner {
     pub(crate) db: DB,
     pub(crate) path: PathBuf,
+    /// The block cache every column family shares.
+    pub(crate) cache: Cache,
+    /// What the store was opened with.
+    pub(crate) options: StoreOptions,
     pub(crate) read_only: bool,
     pub(crate) served: RwLock<Arc<GraphState>>,
     /// Older generations, alive while some snapshot holds them.
@@ -193,15 +204,51 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// Bytes all memtables together may hold before RocksDB flushes them.
-const MEMTABLE_BUDGET: usize = 128 << 20;
+/// Bytes all memtables together may hold before RocksDB flushes them. An index run writes
+/// around the memtables (it ingests SST files), so they hold only the catalog, run records
+/// and the deletes of purges.
+const MEMTABLE_BUDGET: usize = 64 << 20;
 
-fn cf_options(name: &str, cache: &Cache) -> Options {
+/// How a store is opened: the sizes of what it keeps in memory besides the served graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreOptions {
+    /// Bytes of the block cache all column families share (uncompressed blocks of node
+    /// records, names, content; index and filter blocks). The files stay in the operating
+    /// system's page cache either way; this bounds what the process itself holds.
+    pub block_cache_bytes: usize,
+    /// Bytes an index run keeps in sorted runs on its staging thread before it writes the
+    /// largest out as a file (see `staging.rs`): the bound on what indexing buffers for the
+    /// store, whatever the size of the product.
+    pub staging_bytes: usize,
+}
+
+/// The default [`StoreOptions::block_cache_bytes`].
+pub const DEFAULT_BLOCK_CACHE_BYTES: usize = 64 << 20;
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            block_cache_bytes: DEFAULT_BLOCK_CACHE_BYTES,
+            staging_bytes: staging::DEFAULT_STAGING_BYTES,
+        }
+    }
+}
+
+pub(crate) fn cf_options(name: &str, cache: &Cache) -> Options {
     let mut opts = Options::default();
     let mut block = BlockBasedOptions::default();
     block.set_block_cache(cache);
     block.set_bloom_filter(10.0, false);
+    // Index and filter blocks live in the block cache, so its size bounds them too. They
+    // are partitioned (a small top level, pinned, over 4 KB partitions) so that a lookup
+    // in a large table file reads a partition, not a whole index of megabytes: an index
+    // larger than a cache shard is never kept, and would be read again on every lookup.
     block.set_cache_index_and_filter_blocks(true);
+    block.set_cache_index_and_filter_blocks_with_high_priority(true);
+    block.set_index_type(rocksdb::BlockBasedIndexType::TwoLevelIndexSearch);
+    block.set_partition_filters(true);
+    block.set_metadata_block_size(4096);
+    block.set_pin_top_level_index_and_filter(true);
     opts.set_block_based_table_factory(&block);
     opts.set_compression_type(DBCompressionType::Lz4);
     if matches!(name, CF_ADJ_OUT | CF_ADJ_IN | CF_SETS) {
@@ -232,25 +279,33 @@ impl Store {
     /// If the last index run died before its commit, its partial data is purged here and
     /// the run is recorded as interrupted; the previously committed graph is served.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        Self::open_with(path.as_ref(), false)
+        Self::open_with(path.as_ref(), false, &StoreOptions::default())
+    }
+
+    /// [`Store::open`] with the memory sizes of `options`.
+    pub fn open_with_options(path: impl AsRef<Path>, options: &StoreOptions) -> Result<Store> {
+        Self::open_with(path.as_ref(), false, options)
     }
 
     /// Opens an existing store read-only (e.g. while a server process owns it).
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
-        Self::open_with(path.as_ref(), true)
+        Self::open_with(path.as_ref(), true, &StoreOptions::default())
     }
 
-    fn open_with(path: &Path, read_only: bool) -> Result<Store> {
-        let cache = Cache::new_lru_cache(256 << 20);
+    fn open_with(path: &Path, read_only: bool, options: &StoreOptions) -> Result<Store> {
+        // Few shards: an entry larger than its shard's share of the cache is not kept.
+        let mut lru = rocksdb::LruCacheOptions::default();
+        lru.set_capacity(options.block_cache_bytes);
+        lru.set_num_shard_bits(2);
+        let cache = Cache::new_lru_cache_opts(&lru);
         let mut db_opts = Options::default();
         db_opts.create_if_missing(!read_only);
         db_opts.create_missing_column_families(!read_only);
         db_opts.increase_parallelism(2);
         db_opts.set_max_background_jobs(2);
         db_opts.set_atomic_flush(true);
-        // One budget for every column family's memtables: an index run writes with the WAL
-        // off, and without a shared bound eleven families of 64 MB buffers would let the
-        // process grow with the size of the product rather than stay flat.
+        // One budget for every column family's memtables: without a shared bound eleven
+        // families of 64 MB buffers could hold far more than anything writes through them.
         db_opts.set_db_write_buffer_size(MEMTABLE_BUDGET);
         let descriptors: Vec<ColumnFamilyDescriptor> = ALL_CFS
             .iter()
@@ -284,9 +339,18 @@ impl Store {
             DB::open_cf_descriptors(&db_opts, path, descriptors)
         }
         .map_err(|e| open_error(path, read_only, e))?;
+        if !read_only {
+            // SST files of a run that died before ingesting them.
+            match std::fs::remove_dir_all(path.join(staging::INGEST_DIR)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+                _ => {}
+            }
+        }
         let inner = Inner {
             db,
             path: path.to_path_buf(),
+            cache,
+            options: options.clone(),
             read_only,
             served: RwLock::new(Arc::new(GraphState::empty())),
             held: Mutex::new(Vec::new()),
@@ -441,23 +505,36 @@ impl Store {
     ) -> Result<()> {
         let inner = &self.inner;
         if names_from_records {
-            let all: Vec<u32> = ids.iter().collect();
-            for chunk in all.chunks(16_384) {
-                let mut batch = WriteBatch::default();
-                let keys: Vec<[u8; 4]> = chunk.iter().map(|&id| codec::id_key(id)).collect();
-                let values = inner
-                    .db
-                    .batched_multi_get_cf(inner.cf(CF_NODES), keys.iter(), true);
-                for (id, value) in chunk.iter().zip(values) {
-                    if let Some(bytes) = value? {
-                        let node: Node = codec::decode_record(CF_NODES, &bytes)?;
-                        for key in name_keys(&node, *id) {
-                            batch.delete_cf(inner.cf(CF_NAMES), key);
-                        }
+            // One scan of the records per id range (ids of a run are mostly contiguous), and
+            // the name keys deleted as sorted SST files: no read and no write per node.
+            let mut keys: Vec<Vec<u8>> = Vec::new();
+            let mut bytes = 0usize;
+            for range in id_ranges(ids) {
+                let mut opts = ReadOptions::default();
+                opts.set_iterate_upper_bound(codec::id_key(range.end).to_vec());
+                opts.fill_cache(false);
+                let from = codec::id_key(range.start);
+                for item in inner.db.iterator_cf_opt(
+                    inner.cf(CF_NODES),
+                    opts,
+                    IteratorMode::From(&from, ScanDirection::Forward),
+                ) {
+                    let (key, value) = item?;
+                    let Some(id) = codec::id_from_key(&key) else {
+                        continue;
+                    };
+                    let names: NodeNames = codec::decode_record(CF_NODES, &value)?;
+                    for k in name_keys_of(&names.name, names.fqn.as_deref(), id) {
+                        bytes += k.len();
+                        keys.push(k);
                     }
                 }
-                inner.db.write(batch)?;
+                if bytes >= inner.options.staging_bytes {
+                    staging::delete_keys(self, CF_NAMES, &mut keys)?;
+                    bytes = 0;
+                }
             }
+            staging::delete_keys(self, CF_NAMES, &mut keys)?;
         }
         let mut batch = WriteBatch::default();
         for range in id_ranges(ids) {
@@ -543,6 +620,7 @@ impl Store {
         let inner = &self.inner;
         let mut state = GraphState::empty();
         state.generation = catalog.generation;
+        let mut products = Vec::with_capacity(catalog.products.len());
         for p in &catalog.products {
             let nodes = self.read_set(p.run, SET_NODES)?;
             let mut kinds = Vec::with_capacity(NodeKind::ALL.len());
@@ -556,7 +634,7 @@ impl Store {
                 *all |= set;
             }
             state.live |= &nodes;
-            state.products.push(ProductState {
+            products.push(ProductState {
                 info: ProductInfo {
                     id: ProductId(p.id),
                     name: p.name.clone(),
@@ -567,57 +645,72 @@ impl Store {
                 nodes,
                 kinds,
                 flagged,
+                decls: Vec::new(),
             });
         }
-        state.products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
+        products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
         for item in inner.db.iterator_cf(inner.cf(CF_LINKS), IteratorMode::Start) {
             let (key, value) = item?;
             if let Some(id) = codec::id_from_key(&key) {
-                if state.live.contains(id) {
-                    state.decls.push((id, codec::decode_record(CF_LINKS, &value)?));
+                if let Some(p) = products.iter_mut().find(|p| p.nodes.contains(id)) {
+                    p.decls.push((id, codec::decode_record(CF_LINKS, &value)?));
                 }
             }
         }
+        state.products = products.into_iter().map(Arc::new).collect();
+        let mut links = Vec::new();
         for item in inner.db.iterator_cf(inner.cf(CF_LINK_EDGES), IteratorMode::Start) {
             let (key, _) = item?;
             if let Some(edge) = codec::parse_edge_key(&key) {
-                state.links.push(edge);
+                links.push(edge);
             }
         }
-        state.unlinked = link::resolve(&state.decls).unlinked;
-        let slots = slot_count(&state.live);
-        let live = &state.live;
-        let links = &state.links;
-        let scanned = std::cell::RefCell::new(None::<StoreError>);
-        state.adjacency = Adjacency::build(slots, &|f| {
-            for item in inner.db.iterator_cf(inner.cf(CF_ADJ_OUT), IteratorMode::Start) {
-                let (key, value) = match item {
-                    Ok(kv) => kv,
-                    Err(e) => {
-                        *scanned.borrow_mut() = Some(e.into());
-                        return;
-                    }
-                };
-                let (Some(src), Some(kind)) = (
-                    codec::id_from_key(&key),
-                    key.get(4).and_then(|&c| EdgeKind::from_code(c)),
-                ) else {
-                    continue;
-                };
-                if !live.contains(src) {
-                    continue;
-                }
-                match codec::decode_ids(CF_ADJ_OUT, &value) {
-                    Ok(ids) => ids.iter().for_each(|dst| f((src, kind, dst))),
-                    Err(e) => *scanned.borrow_mut() = Some(e),
-                }
-            }
-            links.iter().for_each(|&e| f(e));
-        })?;
-        if let Some(e) = scanned.into_inner() {
-            return Err(e);
-        }
+        state.unlinked = link::resolve(state.products.iter().flat_map(|p| p.decls.iter())).unlinked;
+        // Every page is built, from the stored lists of every live node.
+        let (adjacency, shadowed) = {
+            let mut stored_out = self.stored_lists(CF_ADJ_OUT, &state.live);
+            let mut stored_in = self.stored_lists(CF_ADJ_IN, &state.live);
+            Adjacency::default().update(
+                &Update {
+                    slots: slot_count(&state.live),
+                    fresh: &state.live,
+                    cleared: &RoaringBitmap::new(),
+                    old_links: &[],
+                    old_shadowed: &HashSet::new(),
+                    new_links: &links,
+                },
+                &mut stored_out,
+                &mut stored_in,
+            )?
+        };
+        state.adjacency = adjacency;
+        state.shadowed = shadowed;
+        state.links = links;
         Ok(state)
+    }
+
+    /// The stored adjacency lists (`cf`: `adj_out` or `adj_in`) of the nodes of `ids`, in
+    /// (node, kind) order: one scan from the smallest id to the largest.
+    pub(crate) fn stored_lists<'a>(&'a self, cf: &'static str, ids: &'a RoaringBitmap) -> ScannedLists<'a> {
+        let inner = &self.inner;
+        let mut opts = ReadOptions::default();
+        if let Some(hi) = ids.max() {
+            opts.set_iterate_upper_bound(codec::id_key(hi.saturating_add(1)).to_vec());
+        }
+        opts.fill_cache(false);
+        let mut it = inner.db.raw_iterator_cf_opt(inner.cf(cf), opts);
+        match ids.min() {
+            Some(lo) => it.seek(codec::id_key(lo)),
+            None => it.seek_to_last(),
+        }
+        let mut lists = ScannedLists {
+            it,
+            ids,
+            cf,
+            empty: ids.is_empty(),
+        };
+        lists.skip_foreign();
+        lists
     }
 
     /// A consistent view of the served graph, valid for as long as it is held.
@@ -779,20 +872,94 @@ pub(crate) fn put_run(inner: &Inner, batch: &mut WriteBatch, run: &IndexRun) {
     batch.put_cf(inner.cf(CF_META), key, codec::encode_record(run));
 }
 
+/// A scan of stored adjacency lists (see [`Store::stored_lists`]), read in place: no value
+/// is copied out of RocksDB.
+pub(crate) struct ScannedLists<'a> {
+    it: rocksdb::DBRawIteratorWithThreadMode<'a, DB>,
+    ids: &'a RoaringBitmap,
+    cf: &'static str,
+    empty: bool,
+}
+
+impl ScannedLists<'_> {
+    /// The source and kind of the list under the cursor.
+    fn current(&self) -> Option<(u32, EdgeKind)> {
+        let key = self.it.key()?;
+        Some((
+            codec::id_from_key(key)?,
+            key.get(4).and_then(|&c| EdgeKind::from_code(c))?,
+        ))
+    }
+
+    /// Moves past lists of nodes that were not asked for.
+    fn skip_foreign(&mut self) {
+        while !self.empty && self.it.valid() {
+            match self.current() {
+                Some((src, _)) if self.ids.contains(src) => return,
+                _ => self.it.next(),
+            }
+        }
+    }
+
+    fn status(&self) -> Result<()> {
+        self.it.status().map_err(StoreError::from)
+    }
+}
+
+impl StoredLists for ScannedLists<'_> {
+    fn peek_node(&mut self) -> Result<Option<u32>> {
+        if self.empty || !self.it.valid() {
+            self.status()?;
+            return Ok(None);
+        }
+        Ok(self.current().map(|(src, _)| src))
+    }
+
+    fn take(&mut self, slots: usize, out: &mut Vec<u32>) -> Result<()> {
+        if let (Some((_, kind)), Some(value)) = (self.current(), self.it.value()) {
+            codec::for_each_id(self.cf, value, |d| {
+                if (d as usize) < slots {
+                    out.push(adjacency::packed(kind, d));
+                }
+            })?;
+        }
+        self.it.next();
+        self.skip_foreign();
+        Ok(())
+    }
+}
+
 /// The name-index keys of a node.
 pub(crate) fn name_keys(node: &Node, id: u32) -> Vec<Vec<u8>> {
+    name_keys_of(&node.name, node.fqn.as_deref(), id)
+}
+
+/// The name-index keys of node `id` named `name` (and `fqn`).
+pub(crate) fn name_keys_of(name: &str, fqn: Option<&str>, id: u32) -> Vec<Vec<u8>> {
+    let lower_name = name.to_lowercase();
     let mut keys = vec![
-        codec::name_key(NameIndex::Simple, &node.name, id),
-        codec::name_key(NameIndex::Lower, &node.name.to_lowercase(), id),
+        codec::name_key(NameIndex::Simple, name, id),
+        codec::name_key(NameIndex::Lower, &lower_name, id),
     ];
-    if let Some(fqn) = &node.fqn {
+    if let Some(fqn) = fqn {
         keys.push(codec::name_key(NameIndex::Fqn, fqn, id));
         let lower = fqn.to_lowercase();
-        if lower != node.name.to_lowercase() {
+        if lower != lower_name {
             keys.push(codec::name_key(NameIndex::Lower, &lower, id));
         }
     }
     keys
+}
+
+/// The leading fields of a node record (see [`Node`]): enough to find its name keys
+/// without decoding the rest.
+#[derive(Decode)]
+struct NodeNames {
+    _id: NodeId,
+    _kind: NodeKind,
+    _product: ProductId,
+    name: String,
+    fqn: Option<String>,
 }
 
 /// The contiguous ranges of a bitmap, end exclusive.
@@ -845,13 +1012,22 @@ impl Snapshot {
         self.state.products.iter().map(|p| p.info.clone()).collect()
     }
 
+    /// The products served, by name, borrowed from the snapshot.
+    pub fn product_infos(&self) -> impl Iterator<Item = &ProductInfo> {
+        self.state.products.iter().map(|p| &p.info)
+    }
+
     /// The product called `name`.
     pub fn product(&self, name: &str) -> Option<ProductInfo> {
         self.product_state(name).map(|p| p.info.clone())
     }
 
     fn product_state(&self, name: &str) -> Option<&ProductState> {
-        self.state.products.iter().find(|p| p.info.name == name)
+        self.state
+            .products
+            .iter()
+            .find(|p| p.info.name == name)
+            .map(|p| &**p)
     }
 
     /// The products owning at least one node of `nodes`, by name, each with its node set.

@@ -1,19 +1,23 @@
 //! Writing one product's graph: stream it in, then commit it whole or not at all.
 //!
 //! An index run writes under node ids that no reader can see (fresh or purged ids, outside
-//! every served product), with the write-ahead log off and in bounded batches: adjacency
-//! and sets as merge operands that RocksDB unions, so memory stays flat whatever the size
-//! of the product. The commit flushes those writes to disk, then makes them visible with one
-//! synced write of the catalog. A process that dies before that write leaves the previous
-//! graph served; its partial data is purged on the next open.
+//! every served product). The indexing thread only allocates ids and keeps the run's node
+//! sets; its writes go to a staging thread (`staging.rs`) that turns them into sorted SST
+//! files and ingests them, in bounded runs, so memory stays flat whatever the size of the
+//! product and the indexing thread never waits on RocksDB. The commit waits for the last
+//! of those files, then makes the run visible with one synced write of the catalog, and
+//! swaps in the next in-memory generation, rebuilding only the adjacency pages the product
+//! touches. A process that dies before the catalog write leaves the previous graph served;
+//! its partial data is purged on the next open.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 use roaring::RoaringBitmap;
-use rocksdb::{FlushOptions, WriteBatch, WriteOptions};
+use rocksdb::WriteBatch;
 
-use crate::adjacency::Adjacency;
+use crate::adjacency::Update;
 use crate::codec;
 use crate::error::{Result, StoreError};
 use crate::link::{self, LinkDecl};
@@ -21,15 +25,11 @@ use crate::model::{
     ContentKind, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId, NodeKind,
     ProductId, ProductInfo, RunStatus, Warning,
 };
+use crate::staging::{Op, Stage};
 use crate::store::{
     self, flag_set_name, kind_set_name, GraphState, ProductRecord, ProductState, Retired, Staging, Store,
-    CF_ADJ_IN, CF_ADJ_OUT, CF_CONTENT, CF_EDGE_ATTRS, CF_LINKS, CF_LINK_EDGES, CF_NAMES, CF_NODES, CF_SETS,
+    CF_ADJ_IN, CF_ADJ_OUT, CF_LINK_EDGES,
 };
-
-/// Edges buffered before they are written as merge operands.
-const EDGE_BUFFER: usize = 4_000_000;
-/// Bytes of records buffered before a batch is written.
-const BATCH_BYTES: usize = 8 << 20;
 
 /// What a commit did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,9 +65,8 @@ pub struct ProductWriter {
     kinds: Vec<RoaringBitmap>,
     /// The nodes carrying each flag of [`NodeFlags::ALL`].
     flagged: Vec<RoaringBitmap>,
-    batch: WriteBatch,
-    /// Buffered edges: (source, kind, target).
-    edge_buffer: Vec<(u32, EdgeKind, u32)>,
+    /// The staging thread that writes the run.
+    stage: Stage,
     edges: u64,
     sets: HashMap<String, RoaringBitmap>,
     buffered_set_ids: usize,
@@ -86,12 +85,6 @@ impl std::fmt::Debug for ProductWriter {
             .field("run", &self.run)
             .finish()
     }
-}
-
-fn staging_write() -> WriteOptions {
-    let mut w = WriteOptions::default();
-    w.disable_wal(true);
-    w
 }
 
 fn valid_name(what: &'static str, value: &str) -> Result<()> {
@@ -143,6 +136,7 @@ impl Store {
         };
         let run = catalog.next_run.max(1);
         let started_at_ms = now_ms();
+        let stage = Stage::start(self, run)?;
         catalog.next_run = run + 1;
         catalog.staging = Some(Staging {
             run,
@@ -165,8 +159,7 @@ impl Store {
             nodes: RoaringBitmap::new(),
             kinds: vec![RoaringBitmap::new(); NodeKind::ALL.len()],
             flagged: vec![RoaringBitmap::new(); NodeFlags::ALL.len()],
-            batch: WriteBatch::default(),
-            edge_buffer: Vec::new(),
+            stage,
             edges: 0,
             sets: HashMap::new(),
             buffered_set_ids: 0,
@@ -217,9 +210,6 @@ impl ProductWriter {
             name: new.name.clone(),
         })?;
         let id = self.allocate()?;
-        let mut attrs = new.attrs;
-        attrs.sort();
-        attrs.dedup_by(|a, b| a.0 == b.0);
         let node = Node {
             id: NodeId(id),
             kind,
@@ -229,14 +219,8 @@ impl ProductWriter {
             file: new.file,
             span: new.span,
             flags: new.flags,
-            attrs,
+            attrs: new.attrs,
         };
-        let inner = &self.store.inner;
-        self.batch
-            .put_cf(inner.cf(CF_NODES), codec::id_key(id), codec::encode_record(&node));
-        for key in store::name_keys(&node, id) {
-            self.batch.put_cf(inner.cf(CF_NAMES), key, []);
-        }
         self.nodes.insert(id);
         self.kinds[kind.code() as usize].insert(id);
         for (set, (flag, _)) in self.flagged.iter_mut().zip(NodeFlags::ALL) {
@@ -244,7 +228,7 @@ impl ProductWriter {
                 set.insert(id);
             }
         }
-        self.maybe_flush_batch()?;
+        self.stage.push(Op::Node(node))?;
         Ok(NodeId(id))
     }
 
@@ -259,12 +243,8 @@ impl ProductWriter {
     /// Adds an edge between two nodes of this run.
     pub fn add_edge(&mut self, from: NodeId, kind: EdgeKind, to: NodeId) -> Result<()> {
         self.own(from, to)?;
-        self.edge_buffer.push((from.0, kind, to.0));
         self.edges += 1;
-        if self.edge_buffer.len() >= EDGE_BUFFER {
-            self.flush_edges()?;
-        }
-        Ok(())
+        self.stage.push(Op::Edge(from.0, kind, to.0))
     }
 
     /// Adds an edge with facts about it (call-site lines, how it was found).
@@ -276,25 +256,14 @@ impl ProductWriter {
         attrs: &EdgeAttrs,
     ) -> Result<()> {
         self.add_edge(from, kind, to)?;
-        let inner = &self.store.inner;
-        self.batch.put_cf(
-            inner.cf(CF_EDGE_ATTRS),
-            codec::edge_key(from.0, kind, to.0),
-            codec::encode_record(attrs),
-        );
-        self.maybe_flush_batch()
+        self.stage.push(Op::EdgeAttrs(from.0, kind, to.0, attrs.clone()))
     }
 
     /// Stores content (source, SQL, a config value, text) of a node of this run.
     pub fn set_content(&mut self, node: NodeId, kind: ContentKind, text: &str) -> Result<()> {
         self.own(node, node)?;
-        let inner = &self.store.inner;
-        self.batch.put_cf(
-            inner.cf(CF_CONTENT),
-            codec::content_key(node.0, kind.code()),
-            text.as_bytes(),
-        );
-        self.maybe_flush_batch()
+        self.stage
+            .push(Op::Content(node.0, kind.code(), text.to_string()))
     }
 
     /// Adds a node to the named set `name` of this product (`term:retry`, `public-methods`…).
@@ -306,9 +275,17 @@ impl ProductWriter {
                 reason: format!("'{name}': names starting with '@' are the store's own"),
             });
         }
-        self.sets.entry(name.to_string()).or_default().insert(node.0);
+        match self.sets.get_mut(name) {
+            Some(set) => {
+                set.insert(node.0);
+            }
+            None => {
+                self.sets.insert(name.to_string(), [node.0].into_iter().collect());
+            }
+        }
         self.buffered_set_ids += 1;
-        if self.buffered_set_ids >= EDGE_BUFFER {
+        // Set members cost about 4 bytes each until they go to the staging thread.
+        if self.buffered_set_ids * 16 >= self.store.inner.options.staging_bytes {
             self.flush_sets()?;
         }
         Ok(())
@@ -317,13 +294,10 @@ impl ProductWriter {
     fn add_decl(&mut self, node: NodeId, decl: LinkDecl) -> Result<()> {
         self.own(node, node)?;
         let seq = self.decl_seq.entry(node.0).or_insert(0);
-        let key = codec::link_decl_key(node.0, *seq);
+        let at = *seq;
         *seq += 1;
-        let inner = &self.store.inner;
-        self.batch
-            .put_cf(inner.cf(CF_LINKS), key, codec::encode_record(&decl));
-        self.decls.push((node.0, decl));
-        self.maybe_flush_batch()
+        self.decls.push((node.0, decl.clone()));
+        self.stage.push(Op::Decl(node.0, at, decl))
     }
 
     /// Declares that `node` answers to `key` (an endpoint to its service, verb and route).
@@ -362,65 +336,12 @@ impl ProductWriter {
         }
     }
 
-    fn maybe_flush_batch(&mut self) -> Result<()> {
-        if self.batch.size_in_bytes() >= BATCH_BYTES {
-            self.flush_batch()?;
-        }
-        Ok(())
-    }
-
-    fn flush_batch(&mut self) -> Result<()> {
-        let batch = std::mem::take(&mut self.batch);
-        self.store.inner.db.write_opt(batch, &staging_write())?;
-        Ok(())
-    }
-
-    /// Writes the buffered edges as merge operands, one id list per (node, kind) and
-    /// direction: sorting groups them, so no per-edge hashing is needed.
-    fn flush_edges(&mut self) -> Result<()> {
-        let inner = &self.store.inner;
-        let mut edges = std::mem::take(&mut self.edge_buffer);
-        let mut batch = WriteBatch::default();
-        for direction in [CF_ADJ_OUT, CF_ADJ_IN] {
-            if direction == CF_ADJ_IN {
-                for e in edges.iter_mut() {
-                    *e = (e.2, e.1, e.0);
-                }
-            }
-            edges.sort_unstable();
-            edges.dedup();
-            for group in edges.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-                let (node, kind, _) = group[0];
-                let ids = RoaringBitmap::from_sorted_iter(group.iter().map(|e| e.2)).unwrap_or_default();
-                batch.merge_cf(
-                    inner.cf(direction),
-                    codec::adj_key(node, kind),
-                    codec::encode_ids(&ids),
-                );
-                if batch.size_in_bytes() >= BATCH_BYTES {
-                    inner.db.write_opt(std::mem::take(&mut batch), &staging_write())?;
-                }
-            }
-        }
-        inner.db.write_opt(batch, &staging_write())?;
-        edges.clear();
-        self.edge_buffer = edges;
-        Ok(())
-    }
-
     fn flush_sets(&mut self) -> Result<()> {
-        let inner = &self.store.inner;
-        let mut batch = WriteBatch::default();
-        for (name, ids) in self.sets.drain() {
-            batch.merge_cf(
-                inner.cf(CF_SETS),
-                codec::set_key(self.run, &name),
-                codec::encode_ids(&ids),
-            );
+        if self.sets.is_empty() {
+            return Ok(());
         }
-        inner.db.write_opt(batch, &staging_write())?;
         self.buffered_set_ids = 0;
-        Ok(())
+        self.stage.push(Op::Sets(std::mem::take(&mut self.sets)))
     }
 
     /// Makes the run's graph the served graph of its product, atomically, and re-links
@@ -437,55 +358,32 @@ impl ProductWriter {
 
     fn commit_inner(&mut self) -> Result<CommitSummary> {
         let commit_started = Instant::now();
-        self.flush_batch()?;
-        self.flush_edges()?;
         self.flush_sets()?;
+        let mut last_sets = vec![(
+            codec::set_key(self.run, store::SET_NODES),
+            codec::encode_ids(&self.nodes),
+        )];
+        for &kind in NodeKind::ALL {
+            let set = &self.kinds[kind.code() as usize];
+            if !set.is_empty() {
+                last_sets.push((
+                    codec::set_key(self.run, &kind_set_name(kind)),
+                    codec::encode_ids(set),
+                ));
+            }
+        }
+        // Written even when empty: a run without them predates flag sets (see load_state).
+        for (set, (_, name)) in self.flagged.iter().zip(NodeFlags::ALL) {
+            last_sets.push((
+                codec::set_key(self.run, &flag_set_name(name)),
+                codec::encode_ids(set),
+            ));
+        }
+        // Everything staged is in the store's files before the commit record can be written.
+        self.stage.finish(last_sets)?;
+        let staged_ms = commit_started.elapsed().as_millis() as u64;
         let store = self.store.clone();
         let inner = &store.inner;
-        {
-            let mut batch = WriteBatch::default();
-            batch.put_cf(
-                inner.cf(CF_SETS),
-                codec::set_key(self.run, store::SET_NODES),
-                codec::encode_ids(&self.nodes),
-            );
-            for &kind in NodeKind::ALL {
-                let set = &self.kinds[kind.code() as usize];
-                if !set.is_empty() {
-                    batch.put_cf(
-                        inner.cf(CF_SETS),
-                        codec::set_key(self.run, &kind_set_name(kind)),
-                        codec::encode_ids(set),
-                    );
-                }
-            }
-            // Written even when empty: a run without them predates flag sets (see load_state).
-            for (set, (_, name)) in self.flagged.iter().zip(NodeFlags::ALL) {
-                batch.put_cf(
-                    inner.cf(CF_SETS),
-                    codec::set_key(self.run, &flag_set_name(name)),
-                    codec::encode_ids(set),
-                );
-            }
-            inner.db.write_opt(batch, &staging_write())?;
-        }
-        // Everything staged reaches disk before the commit record can.
-        let mut flush = FlushOptions::default();
-        flush.set_wait(true);
-        let cfs: Vec<_> = [
-            CF_NODES,
-            CF_NAMES,
-            CF_ADJ_OUT,
-            CF_ADJ_IN,
-            CF_EDGE_ATTRS,
-            CF_SETS,
-            CF_CONTENT,
-            CF_LINKS,
-        ]
-        .iter()
-        .map(|&n| inner.cf(n))
-        .collect();
-        inner.db.flush_cfs_opt(&cfs, &flush)?;
 
         let mut guard = inner.catalog.lock();
         let (catalog, free) = &mut *guard;
@@ -502,7 +400,9 @@ impl ProductWriter {
             .find(|p| p.id == self.product.0)
             .map(|p| p.run);
 
+        let state_started = Instant::now();
         let next = self.next_state(&old, &old_nodes)?;
+        let state_ms = state_started.elapsed().as_millis() as u64;
         // The old generation stays alive only through real readers, so the purge below can run.
         drop(old);
 
@@ -561,6 +461,8 @@ impl ProductWriter {
         }
         tracing::debug!(
             product = %self.name,
+            staged_ms,
+            state_ms,
             commit_ms = commit_started.elapsed().as_millis() as u64,
             "committed"
         );
@@ -568,15 +470,17 @@ impl ProductWriter {
     }
 
     /// The generation after this commit: `old` with this product replaced and links redone.
+    /// Only the adjacency pages holding a node of the old or the new run, or a node whose
+    /// link edges changed, are rebuilt; the new run's lists are read back in id order (one
+    /// scan per direction, RocksDB having merged the run's operands).
     fn next_state(&self, old: &GraphState, old_nodes: &RoaringBitmap) -> Result<GraphState> {
-        let inner = &self.store.inner;
-        let mut products: Vec<ProductState> = old
+        let mut products: Vec<Arc<ProductState>> = old
             .products
             .iter()
             .filter(|p| p.info.id != self.product)
             .cloned()
             .collect();
-        products.push(ProductState {
+        products.push(Arc::new(ProductState {
             info: ProductInfo {
                 id: self.product,
                 name: self.name.clone(),
@@ -587,7 +491,8 @@ impl ProductWriter {
             nodes: self.nodes.clone(),
             kinds: self.kinds.clone(),
             flagged: self.flagged.clone(),
-        });
+            decls: self.decls.clone(),
+        }));
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
         let mut live = RoaringBitmap::new();
         let mut kinds = vec![RoaringBitmap::new(); NodeKind::ALL.len()];
@@ -601,64 +506,22 @@ impl ProductWriter {
                 *all |= set;
             }
         }
-        let mut decls: Vec<(u32, LinkDecl)> = old
-            .decls
-            .iter()
-            .filter(|(n, _)| !old_nodes.contains(*n))
-            .cloned()
-            .collect();
-        decls.extend(self.decls.iter().cloned());
-        let resolution = link::resolve(&decls);
-
-        // This run's out-edges, read back in id order (RocksDB has merged the operands).
-        let mut fresh: HashMap<u32, Vec<(EdgeKind, RoaringBitmap)>> = HashMap::new();
-        if let (Some(lo), Some(hi)) = (self.nodes.min(), self.nodes.max()) {
-            let mut opts = rocksdb::ReadOptions::default();
-            opts.set_iterate_upper_bound(codec::id_key(hi.saturating_add(1)).to_vec());
-            let iter = inner.db.iterator_cf_opt(
-                inner.cf(CF_ADJ_OUT),
-                opts,
-                rocksdb::IteratorMode::From(&codec::id_key(lo), rocksdb::Direction::Forward),
-            );
-            for item in iter {
-                let (key, value) = item?;
-                let (Some(src), Some(kind)) = (
-                    codec::id_from_key(&key),
-                    key.get(4).and_then(|&c| EdgeKind::from_code(c)),
-                ) else {
-                    continue;
-                };
-                if self.nodes.contains(src) {
-                    fresh
-                        .entry(src)
-                        .or_default()
-                        .push((kind, codec::decode_ids(CF_ADJ_OUT, &value)?));
-                }
-            }
-        }
-        let old_links: std::collections::HashSet<(u32, EdgeKind, u32)> = old.links.iter().copied().collect();
-        // Only these nodes have link edges to leave out; every other node copies its list.
-        let link_sources: RoaringBitmap = old.links.iter().map(|e| e.0).collect();
+        let resolution = link::resolve(products.iter().flat_map(|p| p.decls.iter()));
         let slots = store::slot_count(&live);
-        let old_adj = &old.adjacency;
-        let links = &resolution.edges;
-        let adjacency = Adjacency::build(slots, &|f| {
-            for src in &live {
-                if let Some(lists) = fresh.get(&src) {
-                    for (kind, ids) in lists {
-                        ids.iter().for_each(|dst| f((src, *kind, dst)));
-                    }
-                } else {
-                    let has_links = link_sources.contains(src);
-                    for (kind, dst) in old_adj.edges(NodeId(src), crate::model::Direction::Out) {
-                        if !has_links || !old_links.contains(&(src, kind, dst.0)) {
-                            f((src, kind, dst.0));
-                        }
-                    }
-                }
-            }
-            links.iter().for_each(|&e| f(e));
-        })?;
+        let mut stored_out = self.store.stored_lists(CF_ADJ_OUT, &self.nodes);
+        let mut stored_in = self.store.stored_lists(CF_ADJ_IN, &self.nodes);
+        let (adjacency, shadowed) = old.adjacency.update(
+            &Update {
+                slots,
+                fresh: &self.nodes,
+                cleared: old_nodes,
+                old_links: &old.links,
+                old_shadowed: &old.shadowed,
+                new_links: &resolution.edges,
+            },
+            &mut stored_out,
+            &mut stored_in,
+        )?;
         Ok(GraphState {
             generation: old.generation,
             products,
@@ -666,8 +529,8 @@ impl ProductWriter {
             kinds,
             flagged,
             adjacency,
-            decls,
             links: resolution.edges,
+            shadowed,
             unlinked: resolution.unlinked,
         })
     }
@@ -707,6 +570,8 @@ impl ProductWriter {
     }
 
     fn abort_inner(&mut self) -> Result<()> {
+        // Nothing more of the run may reach the store once its ids are purged.
+        self.stage.abandon();
         let store = self.store.clone();
         let inner = &store.inner;
         let mut guard = inner.catalog.lock();

@@ -4,12 +4,17 @@
 //! applied both to the real store on disk and to a plain `BTreeMap` model; after every step
 //! the served graph must equal the model: the products and their areas, every node found by
 //! its fqn exactly once, adjacency in both directions (links across products included,
-//! resolved by a naive reference), and the per-kind sets.
+//! resolved by a naive reference, and a link that repeats a product's own edge), and the
+//! per-kind sets. Stores are opened with staging budgets from a few hundred bytes (every
+//! run spread over many staged files per column family) to the default.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use semgraph_storage::{Direction, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, Store};
+use semgraph_storage::{
+    ContentKind, Direction, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, Store,
+    StoreOptions,
+};
 
 const PRODUCTS: &[&str] = &["alpha", "beta", "gamma"];
 const AREAS: &[&str] = &["north", "south"];
@@ -19,7 +24,21 @@ const KINDS: &[NodeKind] = &[
     NodeKind::Endpoint,
     NodeKind::Table,
 ];
-const EDGE_KINDS: &[EdgeKind] = &[EdgeKind::Calls, EdgeKind::Contains, EdgeKind::Reads];
+/// `Invokes` is also the kind of every link edge: a product's own `Invokes` edge and a link
+/// between the same two nodes are one edge, which stays when the link goes.
+const EDGE_KINDS: &[EdgeKind] = &[
+    EdgeKind::Calls,
+    EdgeKind::Contains,
+    EdgeKind::Reads,
+    EdgeKind::Invokes,
+];
+
+fn options(staging_bytes: usize) -> StoreOptions {
+    StoreOptions {
+        staging_bytes,
+        ..StoreOptions::default()
+    }
+}
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -246,14 +265,17 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn store_serves_exactly_the_committed_model(ops in prop::collection::vec(op(), 1..7)) {
+    fn store_serves_exactly_the_committed_model(
+        ops in prop::collection::vec(op(), 1..7),
+        staging in prop_oneof![Just(256usize), Just(4_096), Just(StoreOptions::default().staging_bytes)],
+    ) {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut store = Store::open(dir.path()).expect("open");
+        let mut store = Store::open_with_options(dir.path(), &options(staging)).expect("open");
         let mut model: BTreeMap<String, ProductModel> = BTreeMap::new();
         for op in &ops {
             if let Op::Reopen = op {
                 drop(std::mem::replace(&mut store, Store::open_read_only(dir.path()).expect("ro")));
-                store = Store::open(dir.path()).expect("reopen");
+                store = Store::open_with_options(dir.path(), &options(staging)).expect("reopen");
             } else {
                 apply(&store, &mut model, op);
             }
@@ -363,4 +385,113 @@ fn flag_sets_follow_the_served_generation_and_survive_reopen() {
         .snapshot()
         .nodes_with_flag(NodeFlags::TEST | NodeFlags::PUBLIC)
         .is_empty());
+}
+
+/// One product written through a staging budget of 2 KiB (dozens of staged files per
+/// column family: adjacency lists and named sets as merge operands over earlier files,
+/// content and edge facts written twice) reads back exactly as through the default budget.
+#[test]
+fn a_run_spread_over_many_staged_files_reads_back_whole() {
+    fn write(store: &Store) {
+        let mut w = store.begin("alpha", "north").expect("begin");
+        let ids: Vec<NodeId> = (0..300)
+            .map(|i| {
+                w.add_node(NewNode::new(NodeKind::Method, format!("m{i}")).fqn(format!("alpha.T.m{i}")))
+                    .expect("node")
+            })
+            .collect();
+        for (i, &id) in ids.iter().enumerate() {
+            w.add_edge(id, EdgeKind::Calls, ids[(i * 7 + 1) % ids.len()])
+                .expect("edge");
+            w.add_edge_with(
+                id,
+                EdgeKind::Calls,
+                ids[(i * 13 + 5) % ids.len()],
+                &EdgeAttrs {
+                    lines: vec![i as u32],
+                    via: None,
+                },
+            )
+            .expect("edge with facts");
+            w.set_content(id, ContentKind::Source, &format!("first {i}"))
+                .expect("content");
+            w.add_to_set(if i % 2 == 0 { "even" } else { "odd" }, id)
+                .expect("set");
+        }
+        // Written again late: the later write wins, the later members join.
+        for (i, &id) in ids.iter().enumerate().step_by(3) {
+            w.set_content(id, ContentKind::Source, &format!("second {i}"))
+                .expect("content");
+            w.add_to_set("thirds", id).expect("set");
+            w.add_edge(id, EdgeKind::Calls, ids[(i + 2) % ids.len()])
+                .expect("edge");
+        }
+        w.add_anchor(ids[0], "entry").expect("anchor");
+        w.commit().expect("commit");
+    }
+    type Read = (
+        Vec<(String, Vec<String>, Vec<String>)>,
+        Vec<Option<String>>,
+        Vec<Vec<u64>>,
+    );
+    fn read(store: &Store) -> Read {
+        let snap = store.snapshot();
+        let ids: Vec<NodeId> = snap.product_nodes("alpha").iter().map(NodeId).collect();
+        let nodes = snap.nodes(&ids).expect("nodes");
+        let name = |id: NodeId| {
+            nodes[ids.iter().position(|&i| i == id).expect("own")]
+                .as_ref()
+                .expect("record")
+                .name
+                .clone()
+        };
+        let mut lists = Vec::new();
+        let mut content = Vec::new();
+        for &id in &ids {
+            let mut out: Vec<String> = snap
+                .adjacency()
+                .edges(id, Direction::Out)
+                .map(|(_, n)| name(n))
+                .collect();
+            let mut inc: Vec<String> = snap
+                .adjacency()
+                .edges(id, Direction::In)
+                .map(|(_, n)| name(n))
+                .collect();
+            out.sort();
+            inc.sort();
+            lists.push((name(id), out, inc));
+            content.push(snap.content(id, ContentKind::Source).expect("content"));
+            assert_eq!(
+                snap.find_by_fqn(&format!("alpha.T.{}", name(id))).expect("fqn"),
+                vec![id]
+            );
+        }
+        let sets = ["even", "odd", "thirds"]
+            .iter()
+            .map(|s| {
+                let members = snap.named_set("alpha", s).expect("set");
+                vec![members.len()]
+            })
+            .collect();
+        (lists, content, sets)
+    }
+    let small = tempfile::tempdir().expect("tempdir");
+    let store = Store::open_with_options(small.path(), &options(2_048)).expect("open");
+    write(&store);
+    let spread = read(&store);
+    let big = tempfile::tempdir().expect("tempdir");
+    let reference = Store::open(big.path()).expect("open");
+    write(&reference);
+    assert_eq!(spread, read(&reference));
+    assert_eq!(spread.2, vec![vec![150], vec![150], vec![100]]);
+    assert!(spread
+        .1
+        .iter()
+        .step_by(3)
+        .all(|c| c.as_deref().is_some_and(|c| c.starts_with("second"))));
+    // And again after a reopen, from disk only.
+    drop(store);
+    let store = Store::open_with_options(small.path(), &options(2_048)).expect("reopen");
+    assert_eq!(spread, read(&store));
 }

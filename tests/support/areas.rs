@@ -148,6 +148,20 @@ impl Names {
             }
             ParamType::Boolean => return i.is_multiple_of(2).to_string(),
             ParamType::Enum(values) => return values[i % values.len()].to_string(),
+            // A one-line change in a source of one of the products.
+            ParamType::Text { .. } => {
+                let files = [
+                    "orders-service/src/main/java/com/acme/orders/service/OrderService.java",
+                    "src/main/java/com/acme/inventory/service/ReservationService.java",
+                    "src/main/java/com/acme/payments/service/PaymentService.java",
+                    "src/main/java/com/acme/notifications/service/NotificationService.java",
+                ];
+                let f = files[i % files.len()];
+                return format!(
+                    "diff --git a/{f} b/{f}\n--- a/{f}\n+++ b/{f}\n@@ -{n} +{n} @@\n-        old();\n+        changed();\n",
+                    n = 30 + i % 20
+                );
+            }
             ParamType::String => {}
         }
         let words = [

@@ -24,7 +24,7 @@ use semgraph_storage::{
 
 use super::Run;
 use crate::error::IndexError;
-use crate::frameworks::{Finding, Findings, Flow, Owner};
+use crate::frameworks::{Finding, Findings, Flow, Forward, GatewayRoute, Owner, RouteSource};
 use crate::lang::sql::Access;
 use crate::resolve::MethodKey;
 
@@ -36,6 +36,17 @@ pub(crate) struct Targets<'a> {
     pub(crate) config_keys: &'a [NodeId],
     /// The service (node and name) a file belongs to.
     pub(crate) service_of: &'a (dyn Fn(&str) -> Option<(NodeId, String)> + Sync),
+    /// The other names and the ports each service is reached by, by service name.
+    pub(crate) reach: &'a BTreeMap<String, Reach>,
+}
+
+/// How else a service is reached than by its name: the host names its deployments give
+/// it (a docker-compose service, a Kubernetes Service) and the ports it listens on
+/// (`server.port`, a compose file's published ports).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Reach {
+    pub(crate) hosts: Vec<String>,
+    pub(crate) ports: Vec<u16>,
 }
 
 impl Targets<'_> {
@@ -125,7 +136,14 @@ pub(crate) fn write(
                 w.add_anchor(id, &keys::http_route(&e.verb, &e.path))?;
                 if let Some((service_node, service_name)) = service {
                     w.add_edge(service_node, EdgeKind::Contains, id)?;
-                    w.add_anchor(id, &keys::http_endpoint(&service_name, &e.verb, &e.path))?;
+                    anchor_endpoint(
+                        w,
+                        id,
+                        targets.reach.get(&service_name),
+                        &service_name,
+                        &e.verb,
+                        &e.path,
+                    )?;
                 }
                 run.stat("endpoints", 1);
             }
@@ -162,29 +180,43 @@ pub(crate) fn write(
                 if c.test {
                     flags |= NodeFlags::TEST;
                 }
+                let fqn = match &c.unresolved {
+                    Some(_) => format!("unresolved {} {}", c.verb, c.url),
+                    None => format!("{} {} {}", c.target, c.verb, c.path),
+                };
                 let mut node = NewNode::new(NodeKind::HttpCall, format!("{} {}", c.verb, c.path))
-                    .fqn(format!("{} {} {}", c.target, c.verb, c.path))
+                    .fqn(fqn)
                     .at(&c.file, c.lines.0 as u32, c.lines.1 as u32)
                     .flags(flags)
                     .attr("verb", &c.verb)
                     .attr("url", &c.url)
-                    .attr("target-service", &c.target)
                     .attr("client", c.client)
                     .attr("caller", &c.caller_name);
+                if !c.target.is_empty() {
+                    node = node.attr("target-service", &c.target);
+                }
                 if c.external {
                     node = node.attr("external", "yes");
                 }
+                if let Some(port) = c.port {
+                    node = node.attr("port", port.to_string());
+                }
+                if let Some(reason) = &c.unresolved {
+                    node = node.attr("unresolved", reason);
+                }
                 let id = run.add(w, node)?;
                 w.add_edge(caller, EdgeKind::Calls, id)?;
-                if c.links {
-                    w.add_link(
-                        id,
-                        EdgeKind::Invokes,
-                        &keys::http_endpoint(&c.target, &c.verb, &c.path),
-                        LinkPolicy::Unique,
-                    )?;
+                if c.links && c.unresolved.is_none() {
+                    let key = match c.port {
+                        Some(port) => keys::http_port(port, &c.verb, &c.path),
+                        None => keys::http_endpoint(&c.target, &c.verb, &c.path),
+                    };
+                    w.add_link(id, EdgeKind::Invokes, &key, LinkPolicy::Unique)?;
                 }
                 run.stat("http-calls", 1);
+                if c.unresolved.is_some() {
+                    run.stat("http-calls.kept-unresolved", 1);
+                }
             }
             Finding::Topic(t) => {
                 let Some(&method) = targets.methods.get(&t.method) else {
@@ -241,6 +273,7 @@ pub(crate) fn write(
             }
             // Dropped from the calls before they were written.
             Finding::NotACall { .. } => {}
+            Finding::Gateway(g) => gateway(run, w, targets, g)?,
             Finding::MethodSql { method, sql } => {
                 if let Some(&node) = targets.methods.get(&method) {
                     w.set_content(node, ContentKind::Sql, &sql)?;
@@ -250,6 +283,161 @@ pub(crate) fn write(
     }
     touches.flush(run, w, path)?;
     usages.flush(run, w, path)
+}
+
+/// A gateway route: an Endpoint of kind `gateway` served by what declares it (its config
+/// key or bean method), which calls one HttpCall per target; each call asks for every
+/// endpoint of the target under the forwarded prefix (or the one forwarded route), with
+/// each verb the route forwards.
+fn gateway(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    targets: &Targets<'_>,
+    g: GatewayRoute,
+) -> Result<(), IndexError> {
+    let handler = match &g.declared_by {
+        RouteSource::Config(k) => targets.config_keys.get(k.0).copied(),
+        RouteSource::Method(m) => targets.methods.get(m).copied(),
+    };
+    let Some(handler) = handler else {
+        return Ok(());
+    };
+    let service = (targets.service_of)(&g.file);
+    let verb = if g.verbs.is_empty() {
+        "ANY".to_string()
+    } else {
+        g.verbs.join(",")
+    };
+    let name = format!("{verb} {}", g.path);
+    let mut node = NewNode::new(NodeKind::Endpoint, &name)
+        .fqn(&name)
+        .at(&g.file, g.line, g.line)
+        .attr("verb", &verb)
+        .attr("path", &g.path)
+        .attr("kind", "gateway")
+        .attr("handler", format!("route {}", g.id))
+        .attr("route-id", &g.id);
+    if let Some((_, service_name)) = &service {
+        node = node.attr("service", service_name);
+    }
+    let id = run.add(w, node)?;
+    w.add_edge(id, EdgeKind::Serves, handler)?;
+    let endpoint_verbs: Vec<&str> = if g.verbs.is_empty() {
+        vec!["ANY"]
+    } else {
+        g.verbs.iter().map(String::as_str).collect()
+    };
+    for v in &endpoint_verbs {
+        w.add_anchor(id, &keys::http_route(v, &g.path))?;
+    }
+    if let Some((service_node, service_name)) = &service {
+        w.add_edge(*service_node, EdgeKind::Contains, id)?;
+        for v in &endpoint_verbs {
+            w.add_anchor(id, &keys::http_endpoint(service_name, v, &g.path))?;
+        }
+    }
+    run.stat("endpoints", 1);
+    run.stat("gateway.routes", 1);
+    // Every verb, or those of its `Method` predicate and the endpoints that answer any.
+    let asked: Vec<&str> = if g.verbs.is_empty() {
+        vec![ANY_VERB]
+    } else {
+        g.verbs.iter().map(String::as_str).chain(["ANY"]).collect()
+    };
+    for t in &g.targets {
+        let (shape, path) = match &t.forward {
+            Forward::Prefix(p) => ("prefix", p),
+            Forward::Exact(p) => ("exact", p),
+        };
+        let shown = if shape == "prefix" {
+            format!("{}/**", path.trim_end_matches('/'))
+        } else {
+            path.clone()
+        };
+        let fqn = match &t.unresolved {
+            Some(_) => format!("unresolved {verb} {}", t.uri),
+            None => format!("{} {verb} {shown}", t.target),
+        };
+        let mut call = NewNode::new(NodeKind::HttpCall, format!("{verb} {shown}"))
+            .fqn(fqn)
+            .at(&g.file, g.line, g.line)
+            .attr("verb", &verb)
+            .attr("url", format!("{}{shown}", t.uri.trim_end_matches('/')))
+            .attr("client", "gateway")
+            .attr("caller", format!("route {}", g.id))
+            .attr("forwards", shape);
+        if !t.target.is_empty() {
+            call = call.attr("target-service", &t.target);
+        }
+        if t.external {
+            call = call.attr("external", "yes");
+        }
+        if let Some(port) = t.port {
+            call = call.attr("port", port.to_string());
+        }
+        if let Some(why) = &t.unresolved {
+            call = call.attr("unresolved", why);
+        }
+        let call_id = run.add(w, call)?;
+        w.add_edge(handler, EdgeKind::Calls, call_id)?;
+        run.stat("http-calls", 1);
+        if t.external || t.unresolved.is_some() {
+            continue;
+        }
+        for v in &asked {
+            let (key, policy) = match (&t.forward, t.port) {
+                (Forward::Prefix(p), Some(port)) => (keys::http_port_prefix(port, v, p), LinkPolicy::All),
+                (Forward::Prefix(p), None) => (keys::http_prefix(&t.target, v, p), LinkPolicy::All),
+                (Forward::Exact(p), Some(port)) => (keys::http_port(port, v, p), LinkPolicy::All),
+                (Forward::Exact(p), None) => (keys::http_endpoint(&t.target, v, p), LinkPolicy::All),
+            };
+            w.add_link(call_id, EdgeKind::Invokes, &key, policy)?;
+        }
+    }
+    Ok(())
+}
+
+/// The verb a gateway route that forwards every verb asks with.
+const ANY_VERB: &str = "*";
+
+/// The keys an endpoint answers to beyond its route: its service's verb and route under
+/// every name and port the service is reached by, and each literal prefix of its route
+/// (what a gateway route forwarding `/prefix/**` asks for) — each also without its verb
+/// ([`ANY_VERB`]), for the routes that forward every verb.
+fn anchor_endpoint(
+    w: &mut ProductWriter,
+    id: NodeId,
+    reach: Option<&Reach>,
+    service: &str,
+    verb: &str,
+    path: &str,
+) -> Result<(), IndexError> {
+    let hosts: &[String] = reach.map_or(&[], |r| &r.hosts);
+    let ports: &[u16] = reach.map_or(&[], |r| &r.ports);
+    let names = std::iter::once(service).chain(
+        hosts
+            .iter()
+            .map(String::as_str)
+            .filter(|h| !h.eq_ignore_ascii_case(service)),
+    );
+    let prefixes = keys::route_prefixes(path);
+    for name in names {
+        w.add_anchor(id, &keys::http_endpoint(name, verb, path))?;
+        w.add_anchor(id, &keys::http_endpoint(name, ANY_VERB, path))?;
+        for prefix in &prefixes {
+            w.add_anchor(id, &keys::http_prefix(name, verb, prefix))?;
+            w.add_anchor(id, &keys::http_prefix(name, ANY_VERB, prefix))?;
+        }
+    }
+    for &port in ports {
+        w.add_anchor(id, &keys::http_port(port, verb, path))?;
+        w.add_anchor(id, &keys::http_port(port, ANY_VERB, path))?;
+        for prefix in &prefixes {
+            w.add_anchor(id, &keys::http_port_prefix(port, verb, prefix))?;
+            w.add_anchor(id, &keys::http_port_prefix(port, ANY_VERB, prefix))?;
+        }
+    }
+    Ok(())
 }
 
 /// One Reads (false) or Writes (true) edge from a node to a normalised table name.

@@ -24,18 +24,23 @@ pub(crate) fn write_product(
     Ok(id)
 }
 
-/// Writes a Repo node under the product.
+/// Writes a Repo node under the product, with the commit its sources came from when the
+/// folder is a git checkout.
 pub(crate) fn write_repo(
     run: &mut Run,
     w: &mut ProductWriter,
     product: NodeId,
     name: &str,
     root: &Path,
+    git: Option<&crate::git::GitState>,
 ) -> Result<NodeId, IndexError> {
-    let id = run.add(
-        w,
-        NewNode::new(NodeKind::Repo, name).attr("path", root.display().to_string()),
-    )?;
+    let mut node = NewNode::new(NodeKind::Repo, name).attr("path", root.display().to_string());
+    if let Some(git) = git {
+        node = node
+            .attr("commit", git.commit.clone())
+            .attr("dirty", if git.dirty { "yes" } else { "no" });
+    }
+    let id = run.add(w, node)?;
     w.add_edge(product, EdgeKind::Contains, id)?;
     Ok(id)
 }
@@ -49,6 +54,10 @@ pub(crate) struct Service<'a> {
     pub(crate) artifact: Option<&'a str>,
     /// Whether `name` is its `spring.application.name`.
     pub(crate) application_name: bool,
+    /// Ports it listens on (`server.port`, ports a compose file publishes).
+    pub(crate) ports: &'a [u16],
+    /// Other host names its deployments give it (compose services, Kubernetes Services).
+    pub(crate) hosts: &'a [String],
 }
 
 /// Writes a Service node under its repository.
@@ -68,8 +77,18 @@ pub(crate) fn write_service(
     if s.application_name {
         node = node.attr("application-name", s.name);
     }
+    if !s.ports.is_empty() {
+        let ports: Vec<String> = s.ports.iter().map(u16::to_string).collect();
+        node = node.attr("ports", ports.join(","));
+    }
+    if !s.hosts.is_empty() {
+        node = node.attr("hosts", s.hosts.join(","));
+    }
     let id = run.add(w, node)?;
     w.add_edge(repo, EdgeKind::Contains, id)?;
+    for &port in s.ports {
+        w.add_anchor(id, &keys::service_port(port))?;
+    }
     run.services.push(s.name.to_string());
     Ok(id)
 }
@@ -78,9 +97,11 @@ pub(crate) fn write_service(
 fn language(kind: SourceKind) -> &'static str {
     match kind {
         SourceKind::Java => "java",
+        SourceKind::Kotlin => "kotlin",
         SourceKind::Sql => "sql",
         SourceKind::Config => "config",
         SourceKind::Yaml => "yaml",
+        SourceKind::Deployment => "deployment",
         SourceKind::BuildFile => "build",
         SourceKind::Xml => "xml",
         SourceKind::Markdown => "markdown",

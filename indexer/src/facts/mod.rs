@@ -13,11 +13,13 @@
 //! arguments, initializers and assignments for evaluating URLs, topics and SQL.
 
 /// The language a source file is written in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) enum Language {
     /// Java.
     #[default]
     Java,
+    /// Kotlin, in the JVM's view of its declarations (`lang/kotlin`).
+    Kotlin,
 }
 
 impl Language {
@@ -25,12 +27,13 @@ impl Language {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Language::Java => "java",
+            Language::Kotlin => "kotlin",
         }
     }
 }
 
 /// Everything one source file declares and calls, with no syntax tree attached.
-#[derive(Debug, Clone, Default)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Default)]
 pub(crate) struct CodeFile {
     pub(crate) path: String,
     /// The language the file is written in.
@@ -42,6 +45,9 @@ pub(crate) struct CodeFile {
     pub(crate) types: Vec<TypeDecl>,
     /// `(line, message)` for each syntax error tree-sitter recovered from.
     pub(crate) diagnostics: Vec<(usize, String)>,
+    /// The fqn of the class that holds the file's top-level functions and properties
+    /// (Kotlin's `<File>Kt`, or its `@file:JvmName`), when the file has any.
+    pub(crate) facade: Option<String>,
     /// Set when the front-end gave up on the file (its parse went over budget): the
     /// reason, for the warning; the file has no facts then.
     pub(crate) over_budget: Option<String>,
@@ -51,16 +57,18 @@ pub(crate) struct CodeFile {
 }
 
 /// One `import` line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Import {
     /// The dotted path as written, without `.*`.
     pub(crate) path: String,
     pub(crate) is_static: bool,
     pub(crate) wildcard: bool,
     pub(crate) line: usize,
+    /// The name the import binds instead of the last segment (Kotlin's `import a.B as C`).
+    pub(crate) alias: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TypeKind {
     Class,
     Interface,
@@ -70,7 +78,7 @@ pub(crate) enum TypeKind {
 }
 
 /// A class, interface, enum, record or annotation type.
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct TypeDecl {
     /// `package.Outer.Inner`; anonymous classes are `package.Outer$1`.
     pub(crate) fqn: String,
@@ -102,7 +110,7 @@ pub(crate) struct TypeDecl {
 
 /// An annotation: its name as written and each argument as `(key, values)`; a lone value
 /// has key `value`, string literals are unquoted and arrays are split.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Annotation {
     pub(crate) name: String,
     pub(crate) args: Vec<(String, Vec<String>)>,
@@ -111,7 +119,7 @@ pub(crate) struct Annotation {
     pub(crate) exprs: Vec<(String, Vec<Expr>)>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct FieldDecl {
     pub(crate) name: String,
     pub(crate) ty: String,
@@ -120,17 +128,19 @@ pub(crate) struct FieldDecl {
     pub(crate) line: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct Param {
     pub(crate) name: String,
     /// Declared type as written (`List<String>`, `String...` is recorded as `String[]`).
     pub(crate) ty: String,
     /// Annotations on the parameter (`@Value("${key}")`, `@PathVariable`…).
     pub(crate) annotations: Vec<Annotation>,
+    /// The parameter has a default value (Kotlin), so a call may leave it out.
+    pub(crate) has_default: bool,
 }
 
 /// A method or constructor (constructors are named `<init>`).
-#[derive(Debug, Clone, Default)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Default)]
 pub(crate) struct MethodDecl {
     pub(crate) name: String,
     /// The method's own type parameters with their bounds as written (`<T extends
@@ -167,10 +177,13 @@ pub(crate) struct MethodDecl {
     /// constructor also holds the calls of the type's field initializers, which do not
     /// see them). `(0, 0)` when not known: the parameters are visible everywhere.
     pub(crate) span: (usize, usize),
+    /// The expression of each `return` of a method returning text (`String`, `URI`,
+    /// `CharSequence`), outside lambdas: a helper that builds a base URL or a topic name.
+    pub(crate) returns: Vec<Expr>,
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
-#[derive(Debug, Clone)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone)]
 pub(crate) struct Local {
     pub(crate) name: String,
     /// Declared type; `None` when not written and not inferable (`var x = f()`, `x -> ...`).
@@ -192,7 +205,7 @@ pub(crate) struct Local {
     pub(crate) element_of: Option<Receiver>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CallKind {
     Method,
     /// `new X(...)`.
@@ -203,10 +216,14 @@ pub(crate) enum CallKind {
     SuperCall,
     /// `this(...)`.
     ThisCall,
+    /// A Kotlin property read (`x.name`, no arguments) or write (`x.name = v`, one
+    /// argument): a getter or setter call when the property has one, nothing when it is a
+    /// field, a type or a package (the resolver decides).
+    Property,
 }
 
 /// What a call is made on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Receiver {
     /// Implicit `this`, or a statically imported method.
     None,
@@ -259,7 +276,7 @@ pub(crate) enum Receiver {
 /// A lambda expression's shape: what the resolver needs to type its parameters from the
 /// functional interface it is passed as, and its result for inferring that interface's
 /// type arguments (`map(o -> o.customer())` makes a `Stream<Customer>`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Lambda {
     /// Byte range of the lambda (its parameters are locals of this scope).
     pub(crate) scope: (usize, usize),
@@ -274,7 +291,7 @@ pub(crate) struct Lambda {
     pub(crate) block: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CallSite {
     pub(crate) line: usize,
     /// Byte offset, to find the locals in scope.
@@ -292,6 +309,9 @@ pub(crate) struct CallSite {
     pub(crate) arg_texts: Vec<String>,
     /// Each argument's expression tree, for evaluating URLs and topic names.
     pub(crate) arg_values: Vec<Expr>,
+    /// The name of each named argument (Kotlin's `f(id = 1)`), `None` for a positional one;
+    /// empty when the call has none.
+    pub(crate) arg_names: Vec<Option<String>>,
     pub(crate) kind: CallKind,
     /// For a method reference passed to a well-known functional method (`map`, `forEach`,
     /// `reduce`...): how many arguments the function takes.
@@ -335,7 +355,7 @@ pub(crate) fn simple_name(ty: &str) -> String {
 }
 
 /// The shape of an expression, as far as naming things (URLs, topics, SQL) needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Expr {
     /// A string literal or text block, unquoted (escapes kept as written, except `\"`).
     Str(String),
@@ -355,6 +375,8 @@ pub(crate) enum Expr {
     New { ty: String, args: Vec<Expr> },
     /// A lambda with an expression body (`b -> b.path("/x").build()`): the body.
     Lambda(Box<Expr>),
+    /// `cond ? a : b`: either branch (the condition is not kept).
+    Choice(Vec<Expr>),
     /// `this`.
     This,
     /// Anything else (numbers, ternaries, arrays…).

@@ -186,4 +186,41 @@ warning shipping/src/main/java/a/Events.java:13: kafka producer: the topic of se
 "#,
         );
     }
+
+    #[test]
+    fn kotlin_listeners_templates_and_string_templates_name_their_topics() {
+        check(
+            r#"
+//- /shipping/src/main/resources/application.yml
+app:
+  topic:
+    orders: orders.placed
+//- /shipping/src/main/kotlin/a/Events.kt
+package a
+
+import org.springframework.kafka.core.KafkaTemplate
+
+const val PREFIX = "orders"
+
+class Events(private val kafka: KafkaTemplate<String, String>) {
+    @KafkaListener(topics = ["\${app.topic.orders}", "audit"])
+    fun onOrder(o: String) {}
+
+    fun ship(region: String) {
+        kafka.send("$PREFIX.shipped", "x")
+        kafka.send("$PREFIX.$region", "x")
+    }
+}
+"#,
+            r#"
+config a.Events.onOrder -> app.topic.orders via placeholder
+entry kafka-listener orders.placed a.Events.onOrder (shipping/src/main/kotlin/a/Events.kt:8)
+topic consumes kafka:orders.placed by a.Events.onOrder
+entry kafka-listener audit a.Events.onOrder (shipping/src/main/kotlin/a/Events.kt:8)
+topic consumes kafka:audit by a.Events.onOrder
+topic produces kafka:orders.shipped by a.Events.ship
+warning shipping/src/main/kotlin/a/Events.kt:13: kafka producer: the topic of send(…) is not a literal, constant or config-bound field
+"#,
+        );
+    }
 }

@@ -22,6 +22,7 @@ pub(crate) mod values;
 
 mod data_rest;
 mod feign;
+mod gateway;
 mod graphql;
 mod jaxrs;
 mod jdbc;
@@ -30,7 +31,8 @@ mod jvm;
 mod kafka;
 mod messaging;
 mod mockito;
-mod mybatis;
+pub(crate) mod mybatis;
+mod mybatis_plus;
 mod openapi;
 mod quartz;
 mod rest_clients;
@@ -63,11 +65,13 @@ pub(crate) static RECOGNISERS: &[&dyn Recogniser] = &[
     &jpa::Jpa,
     &spring_data::SpringData,
     &mybatis::MyBatis,
+    &mybatis_plus::MyBatisPlus,
     &spring_config::SpringConfig,
     &spring_mvc::SpringMvc,
     &jaxrs::JaxRs,
     &servlet::Servlets,
     &feign::Feign,
+    &gateway::Gateway,
     &jvm::MainMethods,
     &scheduling::Scheduling,
     &spring_boot::StartupRunners,
@@ -113,6 +117,9 @@ pub(crate) struct Product<'a> {
     pub(crate) builds: &'a [(String, crate::lang::build::BuildFile)],
     /// The repository's config keys, for what code reads.
     pub(crate) config: &'a ConfigIndex,
+    /// The repository's config files with their entries, for what configuration declares
+    /// (gateway routes).
+    pub(crate) configs: &'a [crate::lang::config::ParsedConfig],
     /// The name of the service a file belongs to.
     pub(crate) service_of: &'a (dyn Fn(&str) -> Option<String> + Sync),
 }
@@ -139,6 +146,8 @@ pub(crate) struct Knowledge {
     pub(crate) repositories: spring_data::Repositories,
     /// `@ControllerAdvice` classes and the `@ModelAttribute` methods they add.
     pub(crate) advice: spring_mvc::Advice,
+    /// Types whose supertypes may lead to MyBatis-Plus's mappers and services.
+    pub(crate) mappers: mybatis_plus::Mappers,
 }
 
 impl Knowledge {
@@ -147,6 +156,7 @@ impl Knowledge {
         self.entities.collect(file);
         self.repositories.collect(file);
         self.advice.collect(file);
+        self.mappers.collect(file);
     }
 }
 
@@ -218,6 +228,64 @@ pub(crate) struct HttpCall {
     pub(crate) external: bool,
     /// Whether the call asks for the endpoint of `target` with its verb and route.
     pub(crate) links: bool,
+    /// A local URL (`http://localhost:8085/…`): the call asks for the endpoint with its
+    /// verb and route of the service of the company that listens on this port.
+    pub(crate) port: Option<u16>,
+    /// Why the URL names no target (a base URL only known at run time): the call is kept
+    /// with its partial template and linked to nothing.
+    pub(crate) unresolved: Option<String>,
+}
+
+/// A Spring Cloud Gateway route: an endpoint of the gateway service (its `Path` pattern)
+/// that forwards to a service, declared in configuration or by a `RouteLocator` bean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GatewayRoute {
+    /// The route's `id` (its index when it has none).
+    pub(crate) id: String,
+    /// The verbs of its `Method` predicate; empty: every verb.
+    pub(crate) verbs: Vec<String>,
+    /// The `Path` pattern it answers (`/api/billing/**`).
+    pub(crate) path: String,
+    pub(crate) file: String,
+    pub(crate) line: u32,
+    /// What declares it: the config key of its `uri`, or the bean method.
+    pub(crate) declared_by: RouteSource,
+    /// Where it forwards, one per `uri` the configuration gives it (profiles).
+    pub(crate) targets: Vec<RouteTarget>,
+}
+
+/// What declares a gateway route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RouteSource {
+    Config(KeyRef),
+    Method(MethodKey),
+}
+
+/// Where a gateway route forwards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RouteTarget {
+    /// The `uri` as resolved (`lb://billing-service`).
+    pub(crate) uri: String,
+    /// The service (or host) forwarded to; empty when not fixed.
+    pub(crate) target: String,
+    /// A local URI's port: the service listening on it.
+    pub(crate) port: Option<u16>,
+    pub(crate) external: bool,
+    /// The routes the target receives.
+    pub(crate) forward: Forward,
+    /// Why the target is not fixed.
+    pub(crate) unresolved: Option<String>,
+}
+
+/// The routes a gateway route sends on, after its filters (`StripPrefix`, `PrefixPath`,
+/// `RewritePath`, `SetPath`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Forward {
+    /// Every route under this literal prefix (`/billing` from `/api/billing/**` with
+    /// `StripPrefix=1`).
+    Prefix(String),
+    /// This one route.
+    Exact(String),
 }
 
 /// What a method does with a topic.
@@ -297,6 +365,8 @@ pub(crate) enum Finding {
     EntityTable(EntityTable),
     Config(ConfigUse),
     ConfigUnmatched(UnmatchedKey),
+    /// A Spring Cloud Gateway route.
+    Gateway(GatewayRoute),
     /// The SQL a method runs, as content (MyBatis mapper statements).
     MethodSql {
         method: MethodKey,
@@ -397,6 +467,43 @@ pub(crate) fn declared(product: &Product<'_>, file: &CodeFile) -> Findings {
         r.declared(product, file, &mut out);
     }
     out
+}
+
+/// The endpoints one file's declarations serve when it is read alone — no other file, no
+/// configuration: what a text that is not (yet) in the graph declares (the new side of a
+/// diff). Routes that only a whole product can tell (placeholders from config, prefixes
+/// from another file's type, OpenAPI specs, `web.xml`) are not among them.
+pub(crate) fn endpoints_of_file(file: &CodeFile) -> Vec<Endpoint> {
+    let skeletons = std::slice::from_ref(file);
+    let table = SymbolTable::build(skeletons.iter());
+    let mut knowledge = Knowledge::default();
+    knowledge.collect(file);
+    let config = ConfigIndex::new(Vec::new());
+    let resolve = |_: &str, value: &str| value.to_string();
+    let service_of = |_: &str| None;
+    let product = Product {
+        table: &table,
+        values: values::Values {
+            types: types_by_fqn(skeletons),
+            table: &table,
+            resolve: &resolve,
+        },
+        skeletons,
+        files: &[],
+        configs: &[],
+        knowledge: &knowledge,
+        builds: &[],
+        config: &config,
+        service_of: &service_of,
+    };
+    declared(&product, file)
+        .items
+        .into_iter()
+        .filter_map(|f| match f {
+            Finding::Endpoint(e) => Some(e),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Runs every recogniser's `calls` phase over one file and its resolved calls.

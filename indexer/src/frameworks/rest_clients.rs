@@ -19,7 +19,7 @@
 //! The test clients call the application under test: a relative URL targets the caller's
 //! own service. Every call written in test sources carries the TEST flag.
 
-use super::values::{eval, At, Values};
+use super::values::{eval, eval_candidates, At, Values};
 use super::{Finding, Findings, HttpCall, Product, Recogniser};
 use crate::facts::{self, CallSite, CodeFile, Expr, Receiver};
 use crate::resolve::{MethodKey, ResolvedCall};
@@ -102,17 +102,18 @@ fn http_method(e: &Expr) -> Option<String> {
     .then_some(upper)
 }
 
-/// The URL a `uri(…)`/`URI.create(…)`/`new URI(…)` argument evaluates to; a lambda
-/// `b -> b.path("/x/{id}").build(id)` gives the concatenation of its `path` segments.
-fn url_of(e: &Expr, at: &At<'_>) -> Option<String> {
+/// Every URL a `uri(…)`/`URI.create(…)`/`new URI(…)` argument may evaluate to (one per
+/// candidate of the one value evaluator); a lambda `b -> b.path("/x/{id}").build(id)`
+/// gives the concatenation of its `path` segments. Empty when the source does not tell.
+fn urls_of(e: &Expr, at: &At<'_>) -> Vec<String> {
     match e {
-        Expr::New { ty, args } if ty.ends_with("URI") && args.len() == 1 => url_of(&args[0], at),
+        Expr::New { ty, args } if ty.ends_with("URI") && args.len() == 1 => urls_of(&args[0], at),
         Expr::Call {
             recv: Some(r),
             name,
             args,
         } if name == "create" && matches!(r.as_ref(), Expr::Name(n) if n == "URI") && args.len() == 1 => {
-            url_of(&args[0], at)
+            urls_of(&args[0], at)
         }
         Expr::Lambda(body) => {
             let mut segments = Vec::new();
@@ -121,7 +122,9 @@ fn url_of(e: &Expr, at: &At<'_>) -> Option<String> {
                 if name == "path" || name == "pathSegment" {
                     let mut joined = String::new();
                     for a in args {
-                        let v = eval(a, at, 0)?;
+                        let Some(v) = eval(a, at, 0) else {
+                            return Vec::new();
+                        };
                         if name == "pathSegment" {
                             joined.push('/');
                         }
@@ -131,7 +134,7 @@ fn url_of(e: &Expr, at: &At<'_>) -> Option<String> {
                 }
                 if matches!(name.as_str(), "scheme" | "host" | "port" | "uri") {
                     // An absolute URL built piece by piece: not evaluated.
-                    return None;
+                    return Vec::new();
                 }
                 match recv {
                     Some(r) => cur = r,
@@ -139,68 +142,72 @@ fn url_of(e: &Expr, at: &At<'_>) -> Option<String> {
                 }
             }
             if segments.is_empty() {
-                return None;
+                return Vec::new();
             }
             segments.reverse();
-            Some(segments.concat())
+            vec![segments.concat()]
         }
-        _ => eval(e, at, 0),
+        _ => eval_candidates(e, at),
     }
 }
 
-/// The base URL a builder expression sets (`builder.baseUrl(x).build()`,
+/// The base URLs a builder expression sets (`builder.baseUrl(x).build()`,
 /// `WebClient.create(x)`), following a builder held in a local or field once.
-fn base_of_expr(e: &Expr, at: &At<'_>, depth: usize) -> Option<String> {
+fn base_of_expr(e: &Expr, at: &At<'_>, depth: usize) -> Vec<String> {
     if depth > 4 {
-        return None;
+        return Vec::new();
     }
     let mut cur = e;
     loop {
         match cur {
             Expr::Call { recv, name, args } => {
                 if BASE_URL_METHODS.contains(&name.as_str()) && args.len() == 1 {
-                    return eval(&args[0], at, 0);
+                    return eval_candidates(&args[0], at);
                 }
                 match recv {
                     Some(r) => cur = r,
-                    None => return None,
+                    None => return Vec::new(),
                 }
             }
             Expr::Name(n) => return base_of_name(n, at, depth + 1),
             Expr::Field(o, n) if **o == Expr::This => return base_of_name(n, at, depth + 1),
-            _ => return None,
+            _ => return Vec::new(),
         }
     }
 }
 
-/// The base URL of the client or builder held by `name` (a local or a field).
-fn base_of_name(name: &str, at: &At<'_>, depth: usize) -> Option<String> {
+/// The base URLs of the client or builder held by `name` (a local or a field).
+fn base_of_name(name: &str, at: &At<'_>, depth: usize) -> Vec<String> {
     if let Some(local) = at.local_value(name) {
-        let (e, where_) = local?;
-        return base_of_expr(&e, &where_, depth);
+        return match local {
+            Some((e, where_)) => base_of_expr(&e, &where_, depth),
+            None => Vec::new(),
+        };
     }
     if at.method.is_some_and(|m| m.params.iter().any(|p| p.name == name)) {
-        return None;
+        return Vec::new();
     }
-    let (e, where_) = at.field_value(name)?;
-    base_of_expr(&e, &where_, depth)
+    match at.field_value(name) {
+        Some((e, where_)) => base_of_expr(&e, &where_, depth),
+        None => Vec::new(),
+    }
 }
 
-/// One outbound call found in a method, before it is written.
+/// One outbound call found in a method, before it is written: one per candidate URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FoundCall {
     pub(crate) line: usize,
     pub(crate) client: &'static str,
+    /// The verb, `UNKNOWN` when the source does not fix it.
     pub(crate) verb: String,
+    /// The URL template, or the argument as written when the source does not fix it.
     pub(crate) url: String,
+    /// Why the verb or URL is not what the source fixes: the call is kept, unresolved.
+    pub(crate) unresolved: Option<String>,
 }
 
-/// Why a client call could not be turned into a [`FoundCall`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unresolved {
-    pub(crate) line: usize,
-    pub(crate) message: String,
-}
+/// The verb of a call whose HTTP method the source does not fix.
+const UNKNOWN_VERB: &str = "UNKNOWN";
 
 /// The client kind of a chain's root: a variable declared with a client type, or the
 /// client type itself (`WebClient.create(…)`, `RestClient.builder()…build()`).
@@ -223,78 +230,89 @@ fn root_client(root: &Receiver, at: &At<'_>) -> Option<&'static str> {
     }
 }
 
-/// Every outbound client call of method `m` of type `t`.
+/// Every outbound client call of method `m` of type `t`: one per candidate URL, and one,
+/// unresolved, for each call whose URL or verb the source does not fix.
 pub(crate) fn client_calls(
     values: &Values<'_>,
     file: &CodeFile,
     t: &facts::TypeDecl,
     m: &facts::MethodDecl,
-) -> (Vec<FoundCall>, Vec<Unresolved>) {
+) -> Vec<FoundCall> {
     let mut found = Vec::new();
-    let mut unresolved = Vec::new();
     for site in &m.calls {
         let at = At::in_method(values, &file.path, t, m, site.byte);
         let (inner, root) = chain(site);
         let Some(client) = root_client(root, &at) else {
             continue;
         };
-        let mut fail = |message: String| {
-            unresolved.push(Unresolved {
-                line: site.line,
-                message,
-            })
+        let written = |i: usize| site.arg_texts.get(i).cloned().unwrap_or_default();
+        let mut push = |verb: &str, urls: Vec<String>, unresolved: Option<String>| {
+            for url in urls {
+                found.push(FoundCall {
+                    line: site.line,
+                    client,
+                    verb: verb.to_string(),
+                    url,
+                    unresolved: unresolved.clone(),
+                });
+            }
         };
         if !is_fluent(client) {
             if !inner.is_empty() {
                 continue;
             }
-            let verb = if let Some((_, v)) = TEMPLATE_VERBS.iter().find(|(n, _)| *n == site.name) {
-                v.to_string()
-            } else if TEMPLATE_GENERIC.contains(&site.name.as_str()) {
-                match site.arg_values.get(1).and_then(http_method) {
-                    Some(v) => v,
-                    None => {
-                        fail(format!(
-                            "HTTP call {}(…): the HTTP method is not a literal HttpMethod",
-                            site.name
-                        ));
-                        continue;
+            let (verb, verb_unknown) =
+                if let Some((_, v)) = TEMPLATE_VERBS.iter().find(|(n, _)| *n == site.name) {
+                    (v.to_string(), None)
+                } else if TEMPLATE_GENERIC.contains(&site.name.as_str()) {
+                    match site.arg_values.get(1).and_then(http_method) {
+                        Some(v) => (v, None),
+                        None => (
+                            UNKNOWN_VERB.to_string(),
+                            Some(format!(
+                                "HTTP call {}(…): the HTTP method is not a literal HttpMethod",
+                                site.name
+                            )),
+                        ),
                     }
-                }
-            } else {
+                } else {
+                    continue;
+                };
+            let urls = site
+                .arg_values
+                .first()
+                .map(|a| urls_of(a, &at))
+                .unwrap_or_default();
+            if urls.is_empty() {
+                push(
+                    &verb,
+                    vec![written(0)],
+                    Some(format!(
+                        "HTTP call {}(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
+                        site.name
+                    )),
+                );
                 continue;
-            };
-            let Some(url) = site.arg_values.first().and_then(|a| url_of(a, &at)) else {
-                fail(format!(
-                    "HTTP call {}(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
-                    site.name
-                ));
-                continue;
-            };
+            }
             // A template built with `rootUri(…)` prefixes relative URLs.
-            let base = match root {
+            let bases = match root {
                 Receiver::Name(n) => base_of_name(n, &at, 0),
                 Receiver::Field(_, n) => base_of_name(n, &at, 0),
-                _ => None,
+                _ => Vec::new(),
             };
-            found.push(FoundCall {
-                line: site.line,
-                client,
-                verb,
-                url: join_base(base.as_deref(), &url),
-            });
+            push(&verb, join_bases(&bases, &urls), verb_unknown);
             continue;
         }
         // Fluent: this site is the verb; the `uri(…)` call is made on its result.
-        let verb = if FLUENT_VERBS.contains(&site.name.as_str()) && site.arg_count == 0 {
-            site.name.to_uppercase()
+        let (verb, verb_unknown) = if FLUENT_VERBS.contains(&site.name.as_str()) && site.arg_count == 0 {
+            (site.name.to_uppercase(), None)
         } else if site.name == "method" && site.arg_count == 1 {
             match site.arg_values.first().and_then(http_method) {
-                Some(v) => v,
-                None => {
-                    fail("HTTP call method(…): the HTTP method is not a literal HttpMethod".to_string());
-                    continue;
-                }
+                Some(v) => (v, None),
+                None => (
+                    UNKNOWN_VERB.to_string(),
+                    Some("HTTP call method(…): the HTTP method is not a literal HttpMethod".to_string()),
+                ),
             }
         } else {
             continue;
@@ -310,46 +328,67 @@ pub(crate) fn client_calls(
         let uri_call = m.calls.iter().find(|c| {
             c.name == "uri" && matches!(&c.receiver, Receiver::Call(r) if r.byte == site.byte && r.name == site.name && r.line == site.line)
         });
-        let path = match uri_call {
-            Some(u) => match u.arg_values.first().and_then(|a| url_of(a, &at)) {
-                Some(p) => Some(p),
-                None => {
-                    fail(format!(
-                        "HTTP call {}().uri(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
-                        site.name
-                    ));
+        let paths = match uri_call {
+            Some(u) => {
+                let p = u.arg_values.first().map(|a| urls_of(a, &at)).unwrap_or_default();
+                if p.is_empty() {
+                    push(
+                        &verb,
+                        vec![u.arg_texts.first().cloned().unwrap_or_default()],
+                        Some(format!(
+                            "HTTP call {}().uri(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
+                            site.name
+                        )),
+                    );
                     continue;
                 }
-            },
+                Some(p)
+            }
             None => None,
         };
         // The base URL: from the inline chain, else from what holds the client.
-        let inline_base = inner.iter().find_map(|c| {
-            (BASE_URL_METHODS.contains(&c.name.as_str()) && c.arg_values.len() == 1)
-                .then(|| eval(&c.arg_values[0], &at, 0))
-                .flatten()
-        });
-        let base = inline_base.or_else(|| match root {
-            Receiver::Name(n) => base_of_name(n, &at, 0),
-            Receiver::Field(_, n) => base_of_name(n, &at, 0),
-            _ => None,
-        });
-        let url = match (base, path) {
-            (base, Some(p)) => join_base(base.as_deref(), &p),
-            (Some(b), None) => b,
-            (None, None) => {
-                fail(format!("HTTP call {}(): no uri(…) and no base URL", site.name));
-                continue;
+        let inline_base: Vec<String> = inner
+            .iter()
+            .find(|c| BASE_URL_METHODS.contains(&c.name.as_str()) && c.arg_values.len() == 1)
+            .map(|c| eval_candidates(&c.arg_values[0], &at))
+            .unwrap_or_default();
+        let bases = if inline_base.is_empty() {
+            match root {
+                Receiver::Name(n) => base_of_name(n, &at, 0),
+                Receiver::Field(_, n) => base_of_name(n, &at, 0),
+                _ => Vec::new(),
             }
+        } else {
+            inline_base
         };
-        found.push(FoundCall {
-            line: site.line,
-            client,
-            verb,
-            url,
-        });
+        match paths {
+            Some(p) => push(&verb, join_bases(&bases, &p), verb_unknown),
+            None if !bases.is_empty() => push(&verb, bases, verb_unknown),
+            None => push(
+                &verb,
+                vec![String::new()],
+                Some(format!("HTTP call {}(): no uri(…) and no base URL", site.name)),
+            ),
+        }
     }
-    (found, unresolved)
+    found
+}
+
+/// Every base joined with every path (a path alone when no base is known).
+fn join_bases(bases: &[String], paths: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    if bases.is_empty() {
+        return paths.to_vec();
+    }
+    for b in bases {
+        for p in paths {
+            let joined = join_base(Some(b), p);
+            if !out.contains(&joined) {
+                out.push(joined);
+            }
+        }
+    }
+    out
 }
 
 fn root_is_builder(root: &Receiver, at: &At<'_>) -> bool {
@@ -384,6 +423,8 @@ fn join_base(base: Option<&str>, path: &str) -> String {
 pub(crate) enum Destination {
     Host {
         host: String,
+        /// The port, when written.
+        port: Option<u16>,
         path: String,
     },
     Relative(String),
@@ -396,10 +437,27 @@ pub(crate) fn destination(url: &str) -> Destination {
         let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         let authority = &rest[..end];
         let host_port = authority.rsplit('@').next().unwrap_or(authority);
-        let host = host_port.split(':').next().unwrap_or(host_port).to_lowercase();
+        // `[::1]:8080`: an IPv6 literal keeps its colons.
+        let (host, port) = match host_port.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            Some((h, p)) => (h.to_string(), p.strip_prefix(':')),
+            None => match host_port.split_once(':') {
+                Some((h, p)) => (h.to_string(), Some(p)),
+                None => (host_port.to_string(), None),
+            },
+        };
+        let host = host.to_lowercase();
         if host.is_empty() || host.contains(['{', '$', '%']) {
             return Destination::Unknown;
         }
+        // A port that is a run-time value leaves the service unknown when the host is local.
+        let port = match port {
+            Some(p) => match p.parse::<u16>() {
+                Ok(n) => Some(n),
+                Err(_) if is_local(&host) => return Destination::Unknown,
+                Err(_) => None,
+            },
+            None => None,
+        };
         // In-cluster DNS names are the service name.
         let host = ["svc.cluster.local", "svc"]
             .iter()
@@ -411,6 +469,7 @@ pub(crate) fn destination(url: &str) -> Destination {
         let path = &rest[end..];
         return Destination::Host {
             host,
+            port,
             path: if path.is_empty() {
                 "/".into()
             } else {
@@ -425,9 +484,63 @@ pub(crate) fn destination(url: &str) -> Destination {
     }
 }
 
+/// Whether a host is this machine: a call to it with a port names the service of the
+/// company that listens on that port.
+pub(crate) fn is_local(host: &str) -> bool {
+    matches!(
+        host,
+        "localhost" | "127.0.0.1" | "0.0.0.0" | "::1" | "host.docker.internal"
+    )
+}
+
 /// Whether a host is outside the company (no service is named like it).
 fn is_external(host: &str) -> bool {
     host.contains('.') || host == "localhost" || host.contains(':')
+}
+
+/// What a call to `host` (with `port`) asks for: its target as shown, whether it is
+/// outside the company, and the port a local URL names.
+pub(crate) struct Aim {
+    pub(crate) target: String,
+    pub(crate) external: bool,
+    pub(crate) port: Option<u16>,
+}
+
+/// Where a call to `host:port` is aimed: a local host with a port is the service on that
+/// port; a host with a dot, an IP address or a local host without a port is outside the
+/// company; any other host is a service name.
+pub(crate) fn aim(host: &str, port: Option<u16>) -> Aim {
+    match port {
+        Some(p) if is_local(host) => Aim {
+            target: format!("localhost:{p}"),
+            external: false,
+            port: Some(p),
+        },
+        _ => Aim {
+            target: host.to_string(),
+            external: is_external(host),
+            port: None,
+        },
+    }
+}
+
+/// The route of a partial template whose host is a run-time value: `{baseUrl}/api/x` →
+/// `/api/x`.
+pub(crate) fn partial_path(url: &str) -> String {
+    let rest = match url.strip_prefix('{').and_then(|r| r.split_once('}')) {
+        Some((_, rest)) => rest,
+        // `http://localhost:{port}/y`: what follows the authority.
+        None => match url.split_once("://") {
+            Some((_, r)) => r.find('/').map_or("", |i| &r[i..]),
+            None => url,
+        },
+    };
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    if path.starts_with('/') {
+        path.to_string()
+    } else {
+        String::new()
+    }
 }
 
 pub(crate) struct RestClients;
@@ -441,47 +554,66 @@ impl Recogniser for RestClients {
                 if m.calls.is_empty() {
                     continue;
                 }
-                let (found, unresolved) = client_calls(&product.values, file, t, m);
-                for u in unresolved {
-                    out.stat("http-calls.unresolved", 1);
-                    out.warn(&file.path, Some(u.line as u32), u.message);
-                }
-                for call in found {
-                    let (target, path) = match destination(&call.url) {
-                        Destination::Host { host, path } => (host, path),
-                        Destination::Relative(path)
+                for call in client_calls(&product.values, file, t, m) {
+                    let place = match (&call.unresolved, destination(&call.url)) {
+                        (Some(reason), _) => Err(reason.clone()),
+                        (None, Destination::Host { host, port, path }) => Ok((aim(&host, port), path)),
+                        (None, Destination::Relative(path))
                             if calls_own_service(call.client) && service.is_some() =>
                         {
-                            (service.clone().unwrap_or_default(), path)
+                            Ok((aim(service.as_deref().unwrap_or_default(), None), path))
                         }
-                        _ => {
+                        (None, _) => Err(format!(
+                            "HTTP call {} {}: the URL names no host the source fixes",
+                            call.verb, call.url
+                        )),
+                    };
+                    let caller = MethodKey::of(t, m);
+                    let caller_name = format!("{}.{}", t.fqn, m.name);
+                    let (aim, path) = match place {
+                        Ok(p) => p,
+                        Err(reason) => {
                             out.stat("http-calls.unresolved", 1);
                             out.warn(
                                 &file.path,
                                 Some(call.line as u32),
-                                format!(
-                                    "HTTP call {} {}: the URL names no host the source fixes",
-                                    call.verb, call.url
-                                ),
+                                format!("{reason}; kept as an unresolved call, linked to nothing"),
                             );
+                            out.push(Finding::HttpCall(HttpCall {
+                                caller,
+                                caller_name,
+                                path: partial_path(&call.url),
+                                verb: call.verb,
+                                url: call.url,
+                                target: String::new(),
+                                client: call.client,
+                                file: file.path.clone(),
+                                lines: (call.line, call.line),
+                                test,
+                                external: false,
+                                links: false,
+                                port: None,
+                                unresolved: Some(reason),
+                            }));
                             continue;
                         }
                     };
                     let path = path.split(['?', '#']).next().unwrap_or("/").to_string();
-                    let external = is_external(&target);
                     out.push(Finding::HttpCall(HttpCall {
-                        caller: MethodKey::of(t, m),
-                        caller_name: format!("{}.{}", t.fqn, m.name),
+                        caller,
+                        caller_name,
                         verb: call.verb,
                         path,
                         url: call.url,
-                        target,
+                        target: aim.target,
                         client: call.client,
                         file: file.path.clone(),
                         lines: (call.line, call.line),
                         test,
-                        external,
-                        links: !external,
+                        external: aim.external,
+                        links: !aim.external,
+                        port: aim.port,
+                        unresolved: None,
                     }));
                 }
             }
@@ -539,9 +671,12 @@ mod tests {
         let mut warnings = Vec::new();
         for t in &file.types {
             for m in t.methods.iter().filter(|m| m.name == method) {
-                let (f, u) = client_calls(&values, file, t, m);
-                found.extend(f);
-                warnings.extend(u.into_iter().map(|u| format!("{}: {}", u.line, u.message)));
+                for c in client_calls(&values, file, t, m) {
+                    match &c.unresolved {
+                        Some(reason) => warnings.push(format!("{}: {reason}", c.line)),
+                        None => found.push(c),
+                    }
+                }
             }
         }
         (found, warnings)
@@ -664,7 +799,7 @@ mod tests {
     }
 
     #[test]
-    fn a_url_the_source_does_not_fix_is_a_warning_and_no_call() {
+    fn a_url_the_source_does_not_fix_is_an_unresolved_call_and_each_side_of_a_choice_a_candidate() {
         let client = r#"
     package com.x;
     import org.springframework.web.client.RestTemplate;
@@ -682,13 +817,104 @@ mod tests {
     }
     "#;
         let (found, warnings) = calls_of(&[("Client.java", client)], "calls", &[]);
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(warnings[0].starts_with("8:"), "{warnings:?}");
-        // A placeholder literal and a reassigned local are not hosts the source fixes: they
-        // are found with a template, and `destination` refuses them.
-        for c in &found {
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with("9:"), "{warnings:?}");
+        assert_eq!(
+            urls(&found[..2]),
+            vec![
+                ("GET".into(), "http://a/x".into()),
+                ("GET".into(), "http://b/x".into())
+            ]
+        );
+        // A placeholder literal and a local set from itself are not hosts the source fixes:
+        // they are found with a template, and `destination` refuses them.
+        for c in &found[2..] {
             assert_eq!(destination(&c.url), Destination::Unknown, "{}", c.url);
         }
+        assert_eq!(found.len(), 4);
+    }
+
+    #[test]
+    fn urls_built_in_helpers_branches_and_builders_keep_every_candidate() {
+        let client = r#"
+    package com.x;
+    import org.springframework.beans.factory.annotation.Value;
+    import org.springframework.web.client.RestTemplate;
+    import org.springframework.web.util.UriComponentsBuilder;
+    class Client {
+        private final RestTemplate rest;
+        @Value("${billing.url}") private String billingUrl;
+        private String host = "http://audit";
+        Client(RestTemplate rest) { this.rest = rest; }
+        private String baseUrl() { return billingUrl + "/api"; }
+        private String invoice(String id) { return baseUrl() + "/invoices/" + id; }
+        private String region(boolean eu) {
+            if (eu) { return "http://billing-eu"; }
+            return "http://billing-us";
+        }
+        void calls(String id, boolean eu, boolean legacy) {
+            rest.getForObject(baseUrl() + "/credit", Object.class);
+            rest.getForObject(invoice(id), Object.class);
+            String url;
+            if (legacy) { url = "http://billing-legacy/v1/x"; } else { url = baseUrl() + "/v2/x"; }
+            rest.getForObject(url, Object.class);
+            rest.getForObject(region(eu) + "/api/tax", Object.class);
+            String u = UriComponentsBuilder.fromHttpUrl(billingUrl).path("/api/").path("/refunds/{id}").queryParam("q", 1).buildAndExpand(id).toUriString();
+            rest.postForObject(u, null, Object.class);
+            rest.delete(String.format("%s/api/events/%s", this.host, id));
+            rest.put(UriComponentsBuilder.newInstance().scheme("http").host("stock").port(8080).pathSegment("api", "items").build().toUri(), null);
+        }
+    }
+    "#;
+        let (found, warnings) = calls_of(
+            &[("Client.java", client)],
+            "calls",
+            &[("billing.url", "lb://billing")],
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            urls(&found),
+            vec![
+                ("GET".into(), "lb://billing/api/credit".into()),
+                ("GET".into(), "lb://billing/api/invoices/{id}".into()),
+                ("GET".into(), "http://billing-legacy/v1/x".into()),
+                ("GET".into(), "lb://billing/api/v2/x".into()),
+                ("GET".into(), "http://billing-eu/api/tax".into()),
+                ("GET".into(), "http://billing-us/api/tax".into()),
+                ("POST".into(), "lb://billing/api/refunds/{id}".into()),
+                ("DELETE".into(), "http://audit/api/events/{id}".into()),
+                ("PUT".into(), "http://stock:8080/api/items".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn look_alike_helpers_stay_unknown() {
+        // A helper of another object, a helper whose return is a run-time value, and a
+        // builder step the evaluator does not know: no candidate is made up.
+        let client = r#"
+    package com.x;
+    import org.springframework.web.client.RestTemplate;
+    import org.springframework.web.util.UriComponentsBuilder;
+    class Client {
+        private final RestTemplate rest;
+        private final Registry registry;
+        private String fromRegistry() { return registry.lookup("billing"); }
+        void calls(String base) {
+            rest.getForObject(registry.baseUrl() + "/x", Object.class);
+            rest.getForObject(fromRegistry() + "/y", Object.class);
+            rest.getForObject(UriComponentsBuilder.fromHttpUrl(base).uriComponents(null).toUriString(), Object.class);
+        }
+    }
+    "#;
+        let (found, warnings) = calls_of(&[("Client.java", client)], "calls", &[]);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("11:") && warnings[1].starts_with("12:"),
+            "{warnings:?}"
+        );
+        assert_eq!(urls(&found), vec![("GET".into(), "{baseUrl}/x".into())]);
+        assert_eq!(destination(&found[0].url), Destination::Unknown);
     }
 
     #[test]
@@ -697,6 +923,7 @@ mod tests {
             destination("lb://orders-service/api/orders/{id}?x=1"),
             Destination::Host {
                 host: "orders-service".into(),
+                port: None,
                 path: "/api/orders/{id}?x=1".into()
             }
         );
@@ -704,9 +931,22 @@ mod tests {
             destination("http://user@inventory.default.svc.cluster.local:8080/api"),
             Destination::Host {
                 host: "inventory".into(),
+                port: Some(8080),
                 path: "/api".into()
             }
         );
+        assert_eq!(
+            destination("http://[::1]:8085/x"),
+            Destination::Host {
+                host: "::1".into(),
+                port: Some(8085),
+                path: "/x".into()
+            }
+        );
+        assert_eq!(destination("http://localhost:{port}/x"), Destination::Unknown);
+        assert_eq!(partial_path("{baseUrl}/api/x?y=1"), "/api/x");
+        assert_eq!(partial_path("{url}"), "");
+        assert_eq!(partial_path("http://localhost:{port}/y"), "/y");
         assert_eq!(destination("/api/x"), Destination::Relative("/api/x".into()));
         assert_eq!(destination("{base}/api/x"), Destination::Unknown);
         assert_eq!(destination("http://{host}/api/x"), Destination::Unknown);
@@ -733,6 +973,12 @@ class Clients {
     void partner() { rest.getForObject("https://api.partner.example/v1/rates", Object.class); }
     void unknown(String url) { rest.getForObject(url, Object.class); }
     void notAClient(java.util.Map<String, String> m) { m.get("http://x"); }
+    void partial(String base) { rest.getForObject(base + "/api/rates", Object.class); }
+    void local(int port) {
+        rest.getForObject("http://localhost:8085/api/stock", Object.class);
+        rest.getForObject("http://127.0.0.1/x", Object.class);
+        rest.getForObject("http://localhost:" + port + "/y", Object.class);
+    }
 }
 //- /orders/src/test/java/a/ApiTest.java
 package a;
@@ -747,8 +993,50 @@ config a.Clients -> clients.inventory via value
 http GET inventory-service /api/stock/{sku} rest-template url=http://inventory-service/api/stock/{sku} by a.Clients.stock linked (orders/src/main/java/a/Clients.java:9)
 http POST payments-service /api/payments web-client url=http://payments-service/api/payments by a.Clients.pay linked (orders/src/main/java/a/Clients.java:10)
 http GET api.partner.example /v1/rates rest-template url=https://api.partner.example/v1/rates by a.Clients.partner external (orders/src/main/java/a/Clients.java:11)
-warning orders/src/main/java/a/Clients.java:12: HTTP call GET {url}: the URL names no host the source fixes
+http GET   rest-template url={url} by a.Clients.unknown unresolved (orders/src/main/java/a/Clients.java:12)
+http GET  /api/rates rest-template url={base}/api/rates by a.Clients.partial unresolved (orders/src/main/java/a/Clients.java:14)
+http GET localhost:8085 /api/stock rest-template url=http://localhost:8085/api/stock by a.Clients.local linked port=8085 (orders/src/main/java/a/Clients.java:16)
+http GET 127.0.0.1 /x rest-template url=http://127.0.0.1/x by a.Clients.local external (orders/src/main/java/a/Clients.java:17)
+http GET  /y rest-template url=http://localhost:{port}/y by a.Clients.local unresolved (orders/src/main/java/a/Clients.java:18)
+warning orders/src/main/java/a/Clients.java:12: HTTP call GET {url}: the URL names no host the source fixes; kept as an unresolved call, linked to nothing
+warning orders/src/main/java/a/Clients.java:14: HTTP call GET {base}/api/rates: the URL names no host the source fixes; kept as an unresolved call, linked to nothing
+warning orders/src/main/java/a/Clients.java:18: HTTP call GET http://localhost:{port}/y: the URL names no host the source fixes; kept as an unresolved call, linked to nothing
 http GET orders /actuator/health test-rest-template url=/actuator/health by a.ApiTest.health linked test (orders/src/test/java/a/ApiTest.java:5)
+"#,
+        );
+    }
+
+    #[test]
+    fn kotlin_clients_with_string_template_urls() {
+        crate::frameworks::testing::check(
+            r#"
+//- /orders/src/main/resources/application.yml
+inventory:
+  url: http://inventory-service
+//- /orders/src/main/kotlin/a/InventoryClient.kt
+package a
+
+import org.springframework.web.client.RestTemplate
+import org.springframework.web.reactive.function.client.WebClient
+
+class InventoryClient(
+    private val rest: RestTemplate,
+    @Value("\${inventory.url}") private val base: String,
+    builder: WebClient.Builder,
+) {
+    private val web: WebClient = builder.baseUrl(base).build()
+
+    fun stock(sku: String) = rest.getForObject("$base/api/inventory/$sku", String::class.java)
+
+    fun reserve(sku: String) {
+        web.post().uri("/api/inventory/{sku}/reservations", sku).retrieve()
+    }
+}
+"#,
+            r#"
+config a.InventoryClient.<init> -> inventory.url via value
+http GET inventory-service /api/inventory/{sku} rest-template url=http://inventory-service/api/inventory/{sku} by a.InventoryClient.stock linked (orders/src/main/kotlin/a/InventoryClient.kt:13)
+http POST inventory-service /api/inventory/{sku}/reservations web-client url=http://inventory-service/api/inventory/{sku}/reservations by a.InventoryClient.reserve linked (orders/src/main/kotlin/a/InventoryClient.kt:16)
 "#,
         );
     }

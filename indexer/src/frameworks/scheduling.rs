@@ -66,4 +66,29 @@ entry scheduled scheduled a.Jobs.bare (jobs/src/main/java/a/Jobs.java:5)
 "#,
         );
     }
+
+    #[test]
+    fn kotlin_scheduled_functions_read_escaped_placeholders() {
+        check(
+            r#"
+//- /jobs/src/main/resources/application.properties
+jobs.cleanup.cron=0 0 3 * * *
+//- /jobs/src/main/kotlin/a/Jobs.kt
+package a
+
+class Jobs {
+    @Scheduled(cron = "\${jobs.cleanup.cron}")
+    fun cleanup() {}
+
+    @Scheduled(fixedRate = 60_000)
+    fun poll() {}
+}
+"#,
+            r#"
+config a.Jobs.cleanup -> jobs.cleanup.cron via placeholder
+entry scheduled 0 0 3 * * * a.Jobs.cleanup (jobs/src/main/kotlin/a/Jobs.kt:4)
+entry scheduled 60_000 a.Jobs.poll (jobs/src/main/kotlin/a/Jobs.kt:7)
+"#,
+        );
+    }
 }

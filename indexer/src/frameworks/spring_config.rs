@@ -37,10 +37,15 @@ pub(crate) struct KeyRef(pub(crate) usize);
 /// One config key as code looks it up.
 #[derive(Debug)]
 struct KeyEntry {
+    /// The file that sets it.
+    file: String,
     /// The module folder of its file (`""` for the repository root).
     module: String,
     key: String,
     env: bool,
+    /// An environment entry of one module's deployment (docker-compose, Kubernetes), not
+    /// of the whole repository.
+    scoped: bool,
     test: bool,
 }
 
@@ -54,18 +59,7 @@ pub(crate) struct ConfigIndex {
     modules: Vec<String>,
 }
 
-/// Spring's relaxed form of a property name: lower case, no dashes.
-fn relaxed(key: &str) -> String {
-    key.chars()
-        .filter(|&c| c != '-')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The relaxed form an environment variable answers to: `_` is `.`.
-fn relaxed_env(key: &str) -> String {
-    relaxed(&key.replace('_', "."))
-}
+use crate::lang::config::{relaxed, relaxed_env};
 
 impl ConfigIndex {
     /// An index with `modules` as the deployable module folders.
@@ -85,17 +79,49 @@ impl ConfigIndex {
         module: &str,
         keys: impl IntoIterator<Item = &'k str>,
     ) {
-        let env = kind == ConfigKind::Env;
+        self.add_keys(rel, kind == ConfigKind::Env, false, module, keys);
+    }
+
+    /// Records the environment entries a deployment descriptor gives module `module`'s
+    /// service: environment names (`BILLING_BASEURL`), seen by that module only.
+    pub(crate) fn add_deployment<'k>(
+        &mut self,
+        rel: &str,
+        module: &str,
+        keys: impl IntoIterator<Item = &'k str>,
+    ) {
+        self.add_keys(rel, true, true, module, keys);
+    }
+
+    fn add_keys<'k>(
+        &mut self,
+        rel: &str,
+        env: bool,
+        scoped: bool,
+        module: &str,
+        keys: impl IntoIterator<Item = &'k str>,
+    ) {
         for key in keys {
             let form = if env { relaxed_env(key) } else { relaxed(key) };
             self.by_form.entry(form).or_default().push(self.keys.len());
             self.keys.push(KeyEntry {
+                file: rel.to_string(),
                 module: module.to_string(),
                 key: key.to_string(),
                 env,
+                scoped,
                 test: rel.contains("src/test/"),
             });
         }
+    }
+
+    /// Key `key` as file `rel` sets it (the first entry when the file sets it twice).
+    pub(crate) fn in_file(&self, rel: &str, key: &str) -> Option<KeyRef> {
+        self.by_form
+            .get(&relaxed(key))?
+            .iter()
+            .find(|&&i| self.keys[i].file == rel && self.keys[i].key == key)
+            .map(|&i| KeyRef(i))
     }
 
     /// The key as written.
@@ -114,7 +140,7 @@ impl ConfigIndex {
     }
 
     fn visible(&self, k: &KeyEntry, module: &str, test: bool) -> bool {
-        (k.env || k.module == module) && (test || !k.test)
+        ((k.env && !k.scoped) || k.module == module) && (test || !k.test)
     }
 
     /// The nodes of `key` visible from a file of `module`, list entries (`key[0]`) included.
@@ -486,6 +512,33 @@ config? shop.missing
 config? shop.other (defaulted)
 config a.Shop.zones -> shop.zones[0] via environment
 config? shop.nothing (defaulted)
+"#,
+        );
+    }
+
+    #[test]
+    fn kotlin_value_parameters_and_properties_read_their_keys() {
+        check(
+            r#"
+//- /svc/src/main/resources/application.yml
+pricing:
+  base-url: http://pricing
+  retries: 3
+//- /svc/src/main/kotlin/a/Pricing.kt
+package a
+
+class Pricing(
+    @Value("\${pricing.base-url}") private val baseUrl: String,
+    @param:Value("\${pricing.retries:1}") val retries: Int,
+) {
+    @Value("\${pricing.missing:none}")
+    lateinit var fallback: String
+}
+"#,
+            r#"
+config? pricing.missing (defaulted)
+config a.Pricing.<init> -> pricing.base-url via value
+config a.Pricing.<init> -> pricing.retries via value
 "#,
         );
     }

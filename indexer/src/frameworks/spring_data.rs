@@ -47,6 +47,8 @@ const FRAMEWORK_REPOSITORIES: &[&str] = &[
 /// Inherited repository methods that read the domain type's table.
 const REPOSITORY_READS: &[&str] = &[
     "findById",
+    // Spring Data's Kotlin extension of `CrudRepository`.
+    "findByIdOrNull",
     "findAll",
     "findAllById",
     "findOne",
@@ -452,6 +454,72 @@ table read orders by a.OrderRepository.all via jpql (line 7)
 table read orders_archive by a.OrderRepository.archived via native-query (line 8)
 table write orders by a.OrderService.place via jpa-repository (line 5)
 table read orders by a.OrderService.one via jpa-repository (line 6)
+"#,
+        );
+    }
+
+    #[test]
+    fn kotlin_entities_and_repositories_read_and_write_their_tables() {
+        crate::frameworks::testing::check(
+            r#"
+//- /shop/src/main/kotlin/a/Owner.kt
+package a
+
+import jakarta.persistence.*
+
+@Entity
+@Table(name = "owners")
+class Owner(
+    @Id @GeneratedValue var id: Long? = null,
+    val name: String,
+    @OneToMany(cascade = [CascadeType.ALL])
+    @JoinColumn(name = "owner_id")
+    val pets: MutableList<Pet> = mutableListOf(),
+)
+
+@Entity
+class Pet(@Id var id: Long? = null, val name: String)
+//- /shop/src/main/kotlin/a/OwnerRepository.kt
+package a
+
+import org.springframework.data.jpa.repository.JpaRepository
+import org.springframework.data.jpa.repository.Query
+
+interface OwnerRepository : JpaRepository<Owner, Long> {
+    fun findByName(name: String): List<Owner>
+
+    @Query("select o from Owner o join o.pets p where p.name = :pet")
+    fun withPet(pet: String): List<Owner>
+
+    @Query(value = """
+        SELECT * FROM owners_archive
+    """, nativeQuery = true)
+    fun archived(): List<Owner>
+}
+//- /shop/src/main/kotlin/a/OwnerService.kt
+package a
+
+import org.springframework.data.repository.findByIdOrNull
+
+class OwnerService(private val owners: OwnerRepository) {
+    fun add(owner: Owner) = owners.save(owner)
+
+    fun one(id: Long): Owner? = owners.findByIdOrNull(id)
+
+    fun all() = owners.findAll().also { println(it.size) }
+}
+"#,
+            r#"
+maps a.Owner -> owners
+maps a.Pet -> pet
+table read owners by a.OwnerRepository.findByName via jpa-repository (line 7)
+table read owners by a.OwnerRepository.withPet via jpql (line 9)
+table read pet by a.OwnerRepository.withPet via jpql (line 9)
+table read owners_archive by a.OwnerRepository.archived via native-query (line 12)
+table write owners by a.OwnerService.add via jpa-repository (line 6)
+table write pet by a.OwnerService.add via jpa-repository (line 6)
+table read owners by a.OwnerService.one via jpa-repository (line 8)
+table read owners by a.OwnerService.all via jpa-repository (line 10)
 "#,
         );
     }

@@ -225,6 +225,52 @@ endpoint GET /api/orders/stream webflux a.OrderController.stream (svc/src/main/j
     }
 
     #[test]
+    fn kotlin_controllers_with_array_paths_and_constant_prefixes() {
+        check(
+            r#"
+//- /svc/src/main/kotlin/a/OwnerController.kt
+package a
+
+@RestController
+@RequestMapping(OwnerController.BASE)
+class OwnerController(private val owners: OwnerRepository) {
+    @GetMapping(value = ["/{id}", "/by-id/{id}"])
+    fun get(@PathVariable id: Long): Owner? = owners.findById(id).orElse(null)
+
+    @PostMapping
+    fun create(@RequestBody owner: Owner): Owner = owners.save(owner)
+
+    @RequestMapping(path = arrayOf("/search"), method = [RequestMethod.GET, RequestMethod.POST])
+    fun search(q: String): List<Owner> = emptyList()
+
+    @GetMapping("/stream")
+    fun stream(): Flux<Owner> = Flux.empty()
+
+    companion object {
+        const val BASE = "/api/owners"
+    }
+}
+//- /svc/src/main/kotlin/a/NotAController.kt
+package a
+
+@Service
+class NotAController {
+    @GetMapping("/nope")
+    fun nope() {}
+}
+"#,
+            r#"
+endpoint GET /api/owners/{id} spring-mvc a.OwnerController.get (svc/src/main/kotlin/a/OwnerController.kt:6)
+endpoint GET /api/owners/by-id/{id} spring-mvc a.OwnerController.get (svc/src/main/kotlin/a/OwnerController.kt:6)
+endpoint POST /api/owners spring-mvc a.OwnerController.create (svc/src/main/kotlin/a/OwnerController.kt:9)
+endpoint GET /api/owners/search spring-mvc a.OwnerController.search (svc/src/main/kotlin/a/OwnerController.kt:12)
+endpoint POST /api/owners/search spring-mvc a.OwnerController.search (svc/src/main/kotlin/a/OwnerController.kt:12)
+endpoint GET /api/owners/stream webflux a.OwnerController.stream (svc/src/main/kotlin/a/OwnerController.kt:15)
+"#,
+        );
+    }
+
+    #[test]
     fn model_attribute_methods_run_before_every_handler_of_the_controllers_they_advise() {
         check(
             r#"

@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use super::{ConfigIndex, Finding, Findings, Flow, Knowledge, Owner, Product};
 use crate::facts::CodeFile;
 use crate::lang::config::{self, ConfigScope, ParsedConfig};
-use crate::lang::java::parse_java_file;
 use crate::lang::sql::Access;
 use crate::resolve::{resolve_calls_typed, ProductTypes, SymbolTable};
 use crate::walk::{self, SourceKind};
@@ -65,9 +64,9 @@ pub(crate) fn findings(fixture: &str) -> String {
     };
 
     let mut code: Vec<CodeFile> = Vec::new();
-    for f in files.iter().filter(|f| f.kind == SourceKind::Java) {
+    for f in files.iter().filter(|f| f.kind.is_code()) {
         if let Some(text) = walk::read_source(f, &mut warnings) {
-            code.push(parse_java_file(&f.rel, &text));
+            code.extend(crate::lang::parse_code(f.kind, &f.rel, &text));
         }
     }
     let mut knowledge = Knowledge::default();
@@ -103,6 +102,7 @@ pub(crate) fn findings(fixture: &str) -> String {
         knowledge: &knowledge,
         builds: &builds,
         config: &index,
+        configs: &configs,
         service_of: &service_of,
     };
     let mut out = String::new();
@@ -162,7 +162,7 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
             ),
             Finding::HttpCall(c) => writeln!(
                 out,
-                "http {} {} {} {} url={} by {}{}{}{} ({}:{})",
+                "http {} {} {} {} url={} by {}{}{}{}{}{} ({}:{})",
                 c.verb,
                 c.target,
                 c.path,
@@ -170,7 +170,9 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
                 c.url,
                 c.caller_name,
                 if c.links { " linked" } else { "" },
+                c.port.map(|p| format!(" port={p}")).unwrap_or_default(),
                 if c.external { " external" } else { "" },
+                if c.unresolved.is_some() { " unresolved" } else { "" },
                 if c.test { " test" } else { "" },
                 c.file,
                 c.lines.0
@@ -217,6 +219,36 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
                 u.key,
                 if u.defaulted { " (defaulted)" } else { "" }
             ),
+            Finding::Gateway(g) => {
+                for t in &g.targets {
+                    let (shape, to) = match &t.forward {
+                        super::Forward::Prefix(p) => ("prefix", p),
+                        super::Forward::Exact(p) => ("exact", p),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "gateway {} {} {} -> {}{}{}{} {shape} {to} by {} ({}:{})",
+                        g.id,
+                        if g.verbs.is_empty() {
+                            "ANY".to_string()
+                        } else {
+                            g.verbs.join(",")
+                        },
+                        g.path,
+                        t.target,
+                        t.port.map(|p| format!(" port={p}")).unwrap_or_default(),
+                        if t.external { " external" } else { "" },
+                        if t.unresolved.is_some() { " unresolved" } else { "" },
+                        match &g.declared_by {
+                            super::RouteSource::Config(_) => "config".to_string(),
+                            super::RouteSource::Method(k) => format!("{}.{}", k.type_fqn, k.name),
+                        },
+                        g.file,
+                        g.line
+                    );
+                }
+                Ok(())
+            }
             Finding::MethodSql { method, .. } => writeln!(out, "sql {}.{}", method.type_fqn, method.name),
             Finding::NotACall { caller, site } => {
                 writeln!(out, "not-a-call {}.{} #{site}", caller.type_fqn, caller.name)

@@ -11,7 +11,8 @@
 //! a local of the method (its initializer, when it is assigned nowhere else), a parameter
 //! (bound with `@Value("${…}")` or a run-time value), a field of the type or an enclosing
 //! one (its initializer, its `@Value` binding, or the one constructor assignment that sets
-//! it), a static import, or `Type.CONST` of any type of the product. Config placeholders
+//! it), a static import, a Kotlin top-level property of the file's package or of an
+//! imported one, or `Type.CONST` of any type of the product. Config placeholders
 //! resolve through the module's configuration, defaults honoured; one that stays
 //! unresolved makes the value unknown.
 
@@ -210,6 +211,39 @@ impl<'a> At<'a> {
         })
     }
 
+    /// Every value local `name` may hold where it is used: its initializer and each
+    /// assignment of the method (both branches of an `if`). `Some(None)` when it is a
+    /// run-time value (never set from an expression, or set from itself: `url = url + …`,
+    /// whose order the facts do not keep); `None` when no such local is in scope.
+    pub(crate) fn local_candidates(&self, name: &str) -> Option<Option<Vec<(Expr, At<'a>)>>> {
+        let m = self.method?;
+        let declared = m
+            .locals
+            .iter()
+            .filter(|l| l.name == name && self.in_scope(l.scope))
+            .max_by_key(|l| l.scope.0)?;
+        let at = At {
+            byte: Some(declared.scope.0),
+            ..*self
+        };
+        let mut values: Vec<(Expr, At<'a>)> = m
+            .local_inits
+            .iter()
+            .filter(|(n, scope, _)| n == name && *scope == declared.scope)
+            .map(|(_, _, e)| (e.clone(), at))
+            .collect();
+        for (n, e) in &m.assignments {
+            if n != name {
+                continue;
+            }
+            if mentions(e, name) {
+                return Some(None);
+            }
+            values.push((e.clone(), At { byte: None, ..at }));
+        }
+        Some((!values.is_empty()).then_some(values))
+    }
+
     fn field_lookup(&self, t: &'a TypeDecl, name: &str, depth: usize) -> Option<Lookup> {
         let at = At {
             values: self.values,
@@ -282,10 +316,17 @@ impl Scope for At<'_> {
             _ => return Lookup::Unknown,
         };
         if let Some(m) = self.method {
-            if let Some(local) = self.local_value(name) {
-                return match local.and_then(|(e, at)| value_of(&e, &at, depth + 1)) {
-                    Some(v) => v,
-                    None => Lookup::Var(name.clone()),
+            if let Some(local) = self.local_candidates(name) {
+                let Some(values) = local else {
+                    return Lookup::Var(name.clone());
+                };
+                let mut found: Vec<Lookup> = values
+                    .iter()
+                    .map(|(e, at)| value_of(e, at, depth + 1).unwrap_or_else(|| Lookup::Var(name.clone())))
+                    .collect();
+                return match found.len() {
+                    1 => found.pop().unwrap_or(Lookup::Unknown),
+                    _ => Lookup::Candidates(found),
                 };
             }
             if let Some(p) = m.params.iter().find(|p| p.name == *name) {
@@ -314,8 +355,125 @@ impl Scope for At<'_> {
                     }
                 }
             }
+            // A Kotlin top-level property: of the file's package, of an imported one.
+            let packages = std::iter::once(&ctx.package)
+                .chain(ctx.static_single.get(name.as_str()))
+                .chain(ctx.wildcards.iter());
+            for package in packages {
+                for facade in self.values.table.facades(package) {
+                    if let Some(t) = self.values.type_decl(facade) {
+                        if let Some(found) = self.field_lookup(t, name, depth) {
+                            return found;
+                        }
+                    }
+                }
+            }
         }
         Lookup::Unknown
+    }
+
+    fn call(&self, recv: Option<&Expr>, name: &str, args: &[Expr], depth: usize) -> Lookup {
+        if depth > MAX_HELPER_DEPTH {
+            return Lookup::Unknown;
+        }
+        let owners = match recv {
+            None | Some(Expr::This) => self.values.lexical_types(self.ty),
+            Some(Expr::Name(t)) => match self
+                .values
+                .table
+                .resolve_type(t, &self.ty.fqn)
+                .and_then(|r| self.values.type_decl(&r.fqn))
+            {
+                Some(decl) => vec![decl],
+                None => return Lookup::Unknown,
+            },
+            _ => return Lookup::Unknown,
+        };
+        for t in owners {
+            let Some(m) = t
+                .methods
+                .iter()
+                .find(|m| m.name == name && m.params.len() == args.len() && !m.returns.is_empty())
+            else {
+                continue;
+            };
+            let params: Vec<(String, Lookup)> = m
+                .params
+                .iter()
+                .zip(args)
+                .map(|(p, a)| {
+                    (
+                        p.name.clone(),
+                        value_of(a, self, depth + 1).unwrap_or_else(|| Lookup::Var(p.name.clone())),
+                    )
+                })
+                .collect();
+            let inside = Bound {
+                at: At {
+                    values: self.values,
+                    file: self.file,
+                    ty: t,
+                    method: Some(m),
+                    byte: None,
+                },
+                params: &params,
+            };
+            let mut found = Vec::new();
+            for r in &m.returns {
+                match value_of(r, &inside, depth + 1) {
+                    Some(v) => found.push(v),
+                    None => return Lookup::Unknown,
+                }
+            }
+            return match found.len() {
+                1 => found.pop().unwrap_or(Lookup::Unknown),
+                _ => Lookup::Candidates(found),
+            };
+        }
+        Lookup::Unknown
+    }
+}
+
+/// How deep helper methods are followed into each other.
+const MAX_HELPER_DEPTH: usize = 12;
+
+/// A helper method's body with its parameters bound to the caller's arguments.
+struct Bound<'a, 'p> {
+    at: At<'a>,
+    params: &'p [(String, Lookup)],
+}
+
+impl Scope for Bound<'_, '_> {
+    fn lookup(&self, e: &Expr, depth: usize) -> Lookup {
+        if let Expr::Name(n) = e {
+            let local = self
+                .at
+                .method
+                .is_some_and(|m| m.locals.iter().any(|l| l.name == *n));
+            if let Some((_, v)) = self.params.iter().find(|(p, _)| p == n).filter(|_| !local) {
+                return v.clone();
+            }
+        }
+        self.at.lookup(e, depth)
+    }
+
+    fn call(&self, recv: Option<&Expr>, name: &str, args: &[Expr], depth: usize) -> Lookup {
+        self.at.call(recv, name, args, depth)
+    }
+}
+
+/// Whether `e` names `name` anywhere (a local set from itself).
+fn mentions(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Name(n) => n == name,
+        Expr::Field(o, _) => mentions(o, name),
+        Expr::Concat(parts) | Expr::Choice(parts) => parts.iter().any(|p| mentions(p, name)),
+        Expr::Call { recv, args, .. } => {
+            recv.as_deref().is_some_and(|r| mentions(r, name)) || args.iter().any(|a| mentions(a, name))
+        }
+        Expr::New { args, .. } => args.iter().any(|a| mentions(a, name)),
+        Expr::Lambda(b) => mentions(b, name),
+        Expr::Str(_) | Expr::This | Expr::Other => false,
     }
 }
 
@@ -327,13 +485,27 @@ pub(crate) fn annotation_text(
     t: &TypeDecl,
     a: &Annotation,
 ) -> Option<String> {
-    let exprs = a.exprs.iter().find(|(k, _)| k == "value").map(|(_, v)| v)?;
+    let parts = annotation_values(values, file, t, a, "value")?;
+    Some(parts.join(" "))
+}
+
+/// Each element of attribute `key` of an annotation on type `t` (or its members) as the
+/// source fixes it — literals, constants of any type of the product (`ServiceNames.BILLING`,
+/// an interface's field in another module), concatenations; `None` when the attribute is
+/// absent, empty, or one element is not fixed. Placeholders (`${…}`) are left as written.
+pub(crate) fn annotation_values(
+    values: &Values<'_>,
+    file: &CodeFile,
+    t: &TypeDecl,
+    a: &Annotation,
+    key: &str,
+) -> Option<Vec<String>> {
+    let exprs = a.exprs.iter().find(|(k, _)| k == key).map(|(_, v)| v)?;
     if exprs.is_empty() {
         return None;
     }
     let at = At::in_type(values, &file.path, t);
-    let parts: Option<Vec<String>> = exprs.iter().map(|e| eval_fixed(e, &at)).collect();
-    Some(parts?.join(" "))
+    exprs.iter().map(|e| eval_fixed(e, &at)).collect()
 }
 
 /// What a name stands for.
@@ -346,6 +518,9 @@ pub(crate) enum Lookup {
     Template(String),
     /// A value known only at run time, named (a parameter, a non-constant local).
     Var(String),
+    /// One of several values, each the source's (a local assigned in both branches of an
+    /// `if`, a helper with two `return`s): every one is a candidate.
+    Candidates(Vec<Lookup>),
     /// Something the source does not tell.
     Unknown,
 }
@@ -355,36 +530,71 @@ pub(crate) trait Scope {
     /// The value of a simple name (`sku`, `BASE_URL`) or a qualified one (`Type.CONST`,
     /// `this.baseUrl`); `depth` is passed on to nested evaluations.
     fn lookup(&self, e: &Expr, depth: usize) -> Lookup;
+
+    /// What a call of a method of the product returns (`baseUrl()`, `Urls.billing(id)`),
+    /// when its `return`s say.
+    fn call(&self, _recv: Option<&Expr>, _name: &str, _args: &[Expr], _depth: usize) -> Lookup {
+        Lookup::Unknown
+    }
 }
+
+/// At most this many candidate values of one expression; more is "not fixed".
+pub(crate) const MAX_CANDIDATES: usize = 8;
 
 /// The text `e` evaluates to when the source fixes all of it — no run-time part: what a
 /// SQL text, a config key or a table name must be.
 pub(crate) fn eval_fixed(e: &Expr, scope: &dyn Scope) -> Option<String> {
-    match piece(e, scope, 0, Mode::Fixed)? {
-        Piece::Text(s) => Some(s),
-        Piece::Var(_) => None,
-    }
+    single(piece(e, scope, 0, Ctx::FIXED))
 }
 
-/// What `e` stands for when a name is bound to it: a fixed value, a template, or `None`.
+/// What `e` stands for when a name is bound to it: a fixed value, a template, several
+/// candidates, or `None`.
 fn value_of(e: &Expr, scope: &dyn Scope, depth: usize) -> Option<Lookup> {
-    if let Some(v) = piece(e, scope, depth, Mode::Fixed).and_then(|p| match p {
-        Piece::Text(s) => Some(s),
-        Piece::Var(_) => None,
-    }) {
-        return Some(Lookup::Value(v));
+    let fixed = piece(e, scope, depth, Ctx::FIXED_ALL);
+    if !fixed.is_empty() {
+        return Some(lookup_of(fixed, true));
     }
-    eval(e, scope, depth).map(Lookup::Template)
+    let templates = piece(e, scope, depth, Ctx::TEMPLATE_ALL);
+    (!templates.is_empty()).then(|| lookup_of(templates, false))
 }
 
-/// The template `e` evaluates to, or `None` when the source does not tell it.
+/// Candidate pieces as one lookup.
+fn lookup_of(mut pieces: Vec<Piece>, fixed: bool) -> Lookup {
+    let one = |p: Piece| match p {
+        Piece::Text(s) if fixed => Lookup::Value(s),
+        Piece::Text(s) => Lookup::Template(s),
+        Piece::Var(n) => Lookup::Var(n),
+    };
+    if pieces.len() == 1 {
+        return pieces.pop().map(one).unwrap_or(Lookup::Unknown);
+    }
+    Lookup::Candidates(pieces.into_iter().map(one).collect())
+}
+
+/// The template `e` evaluates to, or `None` when the source does not tell it (or tells
+/// several candidates: see [`eval_candidates`]).
 pub(crate) fn eval(e: &Expr, scope: &dyn Scope, depth: usize) -> Option<String> {
-    match piece(e, scope, depth, Mode::Template)? {
-        Piece::Text(s) => Some(s),
-        Piece::Var(name) => Some(format!("{{{name}}}")),
-    }
+    single(piece(e, scope, depth, Ctx::TEMPLATE))
 }
 
+/// Every template `e` may evaluate to — one per branch of an `if` that assigns the local,
+/// per `return` of a helper, per side of a `?:` — at most [`MAX_CANDIDATES`]; empty when
+/// the source does not tell.
+pub(crate) fn eval_candidates(e: &Expr, scope: &dyn Scope) -> Vec<String> {
+    piece(e, scope, 0, Ctx::TEMPLATE_ALL)
+        .into_iter()
+        .map(Piece::into_template)
+        .collect()
+}
+
+fn single(mut pieces: Vec<Piece>) -> Option<String> {
+    if pieces.len() != 1 {
+        return None;
+    }
+    pieces.pop().map(Piece::into_template)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
     Text(String),
     Var(String),
@@ -395,6 +605,33 @@ enum Piece {
 enum Mode {
     Template,
     Fixed,
+}
+
+/// How [`piece`] evaluates: its mode, and whether several candidates are kept (else a
+/// name with several values is a run-time value).
+#[derive(Clone, Copy)]
+struct Ctx {
+    mode: Mode,
+    all: bool,
+}
+
+impl Ctx {
+    const FIXED: Ctx = Ctx {
+        mode: Mode::Fixed,
+        all: false,
+    };
+    const FIXED_ALL: Ctx = Ctx {
+        mode: Mode::Fixed,
+        all: true,
+    };
+    const TEMPLATE: Ctx = Ctx {
+        mode: Mode::Template,
+        all: false,
+    };
+    const TEMPLATE_ALL: Ctx = Ctx {
+        mode: Mode::Template,
+        all: true,
+    };
 }
 
 impl Piece {
@@ -433,87 +670,340 @@ fn var_name(e: &Expr) -> Option<String> {
     }
 }
 
-fn piece(e: &Expr, scope: &dyn Scope, depth: usize, mode: Mode) -> Option<Piece> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    match e {
-        Expr::Str(s) => Some(Piece::Text(s.clone())),
-        Expr::Name(_) | Expr::Field(..) => match scope.lookup(e, depth + 1) {
-            Lookup::Value(v) => Some(Piece::Text(v)),
-            Lookup::Template(_) if mode == Mode::Fixed => None,
-            Lookup::Template(v) => Some(Piece::Text(v)),
-            Lookup::Var(_) if mode == Mode::Fixed => None,
-            Lookup::Var(n) => Some(Piece::Var(n)),
-            Lookup::Unknown => None,
-        },
-        Expr::Concat(parts) => {
-            let mut out = String::new();
-            for p in parts {
-                out.push_str(&piece(p, scope, depth + 1, mode)?.into_template());
+/// The pieces a lookup stands for in `ctx`; empty when unknown there.
+fn from_lookup(l: Lookup, ctx: Ctx) -> Vec<Piece> {
+    match l {
+        Lookup::Value(v) => vec![Piece::Text(v)],
+        Lookup::Template(_) | Lookup::Var(_) if ctx.mode == Mode::Fixed => Vec::new(),
+        Lookup::Template(v) => vec![Piece::Text(v)],
+        Lookup::Var(n) => vec![Piece::Var(n)],
+        Lookup::Unknown => Vec::new(),
+        Lookup::Candidates(ls) => {
+            let mut out = Vec::new();
+            for l in ls {
+                let p = from_lookup(l, ctx);
+                if p.is_empty() {
+                    return Vec::new();
+                }
+                for x in p {
+                    if !out.contains(&x) {
+                        out.push(x);
+                    }
+                }
             }
-            Some(Piece::Text(out))
-        }
-        Expr::Call { recv, name, args } => {
-            let recv = recv.as_deref();
-            let is_string_type = matches!(recv, Some(Expr::Name(n)) if n == "String");
-            match (name.as_str(), args.len()) {
-                ("format", n) if is_string_type && n >= 1 => {
-                    format(&args[0], &args[1..], scope, depth, mode).map(Piece::Text)
-                }
-                ("formatted", _) => {
-                    let fmt = recv?;
-                    format(fmt, args, scope, depth, mode).map(Piece::Text)
-                }
-                ("valueOf", 1) if is_string_type => piece(&args[0], scope, depth + 1, mode),
-                ("toString", 0) | ("trim", 0) | ("strip", 0) => piece(recv?, scope, depth + 1, mode),
-                ("concat", 1) => {
-                    let a = piece(recv?, scope, depth + 1, mode)?.into_template();
-                    let b = piece(&args[0], scope, depth + 1, mode)?.into_template();
-                    Some(Piece::Text(a + &b))
-                }
-                // A getter or accessor of some object: a value known at run time.
-                _ => var_name(e)
-                    .filter(|_| args.is_empty() && recv.is_some() && mode == Mode::Template)
-                    .map(Piece::Var),
+            if out.len() > MAX_CANDIDATES {
+                return Vec::new();
             }
+            out
         }
-        Expr::New { .. } | Expr::Lambda(_) | Expr::This | Expr::Other => None,
     }
 }
 
+/// Several candidates where one value is asked for: a run-time value named after `e`
+/// (templates), or unknown (fixed values).
+fn collapse(pieces: Vec<Piece>, e: &Expr, ctx: Ctx) -> Vec<Piece> {
+    if ctx.all || pieces.len() <= 1 {
+        return pieces;
+    }
+    match (ctx.mode, var_name(e)) {
+        (Mode::Template, Some(n)) => vec![Piece::Var(n)],
+        _ => Vec::new(),
+    }
+}
+
+/// Every concatenation of one candidate of each part, in order; empty when a part is
+/// unknown or the candidates would be more than [`MAX_CANDIDATES`].
+fn product(parts: Vec<Vec<Piece>>) -> Vec<Piece> {
+    let mut acc = vec![String::new()];
+    for part in parts {
+        if part.is_empty() {
+            return Vec::new();
+        }
+        let mut next = Vec::new();
+        for a in &acc {
+            for p in &part {
+                let joined = format!("{a}{}", p.clone().into_template());
+                if !next.contains(&joined) {
+                    next.push(joined);
+                }
+            }
+        }
+        if next.len() > MAX_CANDIDATES {
+            return Vec::new();
+        }
+        acc = next;
+    }
+    acc.into_iter().map(Piece::Text).collect()
+}
+
+fn piece(e: &Expr, scope: &dyn Scope, depth: usize, ctx: Ctx) -> Vec<Piece> {
+    if depth > MAX_DEPTH {
+        return Vec::new();
+    }
+    match e {
+        Expr::Str(s) => vec![Piece::Text(s.clone())],
+        Expr::Name(_) | Expr::Field(..) => collapse(from_lookup(scope.lookup(e, depth + 1), ctx), e, ctx),
+        Expr::Concat(parts) => product(parts.iter().map(|p| piece(p, scope, depth + 1, ctx)).collect()),
+        Expr::Choice(sides) => {
+            let all = Ctx { all: true, ..ctx };
+            let mut out: Vec<Piece> = Vec::new();
+            for side in sides {
+                let p = piece(side, scope, depth + 1, all);
+                if p.is_empty() {
+                    return Vec::new();
+                }
+                for x in p {
+                    if !out.contains(&x) {
+                        out.push(x);
+                    }
+                }
+            }
+            if out.len() > MAX_CANDIDATES || (!ctx.all && out.len() > 1) {
+                return Vec::new();
+            }
+            out
+        }
+        Expr::Call { recv, name, args } => {
+            if let Some(p) = uri_builder(e, scope, depth, ctx) {
+                return p;
+            }
+            let recv = recv.as_deref();
+            let is_string_type = matches!(recv, Some(Expr::Name(n)) if n == "String");
+            match (name.as_str(), args.len()) {
+                ("format", n) if is_string_type && n >= 1 => format(&args[0], &args[1..], scope, depth, ctx),
+                ("formatted", _) => match recv {
+                    Some(fmt) => format(fmt, args, scope, depth, ctx),
+                    None => Vec::new(),
+                },
+                ("valueOf", 1) if is_string_type => piece(&args[0], scope, depth + 1, ctx),
+                ("toString", 0) | ("trim", 0) | ("strip", 0) => match recv {
+                    Some(r) => piece(r, scope, depth + 1, ctx),
+                    None => Vec::new(),
+                },
+                ("concat", 1) => match recv {
+                    Some(r) => product(vec![
+                        piece(r, scope, depth + 1, ctx),
+                        piece(&args[0], scope, depth + 1, ctx),
+                    ]),
+                    None => Vec::new(),
+                },
+                _ => {
+                    // A method of the product whose `return`s tell the value.
+                    let helper = match recv {
+                        None | Some(Expr::This) => true,
+                        Some(Expr::Name(n)) => n.starts_with(char::is_uppercase),
+                        _ => false,
+                    };
+                    if helper {
+                        let found = scope.call(recv, name, args, depth + 1);
+                        if found != Lookup::Unknown {
+                            return collapse(from_lookup(found, ctx), e, ctx);
+                        }
+                    }
+                    // A getter or accessor of some object: a value known at run time.
+                    var_name(e)
+                        .filter(|_| args.is_empty() && recv.is_some() && ctx.mode == Mode::Template)
+                        .map(Piece::Var)
+                        .into_iter()
+                        .collect()
+                }
+            }
+        }
+        Expr::New { .. } | Expr::Lambda(_) | Expr::This | Expr::Other => Vec::new(),
+    }
+}
+
+/// Spring's `UriComponentsBuilder` chains: `fromHttpUrl(base)`/`fromUriString(base)`/
+/// `fromPath(p)`/`newInstance()`, then `scheme`, `host`, `port`, `path`, `pathSegment`,
+/// `replacePath` (query, fragment and encoding steps change no route), ended by
+/// `toUriString()`, `build…()`, `toUri()` or `toString()`. `None` when `e` is no such chain.
+fn uri_builder(e: &Expr, scope: &dyn Scope, depth: usize, ctx: Ctx) -> Option<Vec<Piece>> {
+    const ROOTS: &[&str] = &[
+        "fromHttpUrl",
+        "fromUriString",
+        "fromPath",
+        "fromUri",
+        "newInstance",
+    ];
+    const NEUTRAL: &[&str] = &[
+        "queryParam",
+        "queryParams",
+        "queryParamIfPresent",
+        "replaceQueryParam",
+        "query",
+        "replaceQuery",
+        "fragment",
+        "encode",
+        "expand",
+        "normalize",
+        "uriVariables",
+        "userInfo",
+        "build",
+        "buildAndExpand",
+        "toUriString",
+        "toUri",
+        "toString",
+    ];
+    // The chain, outermost step first.
+    let mut steps: Vec<(&str, &[Expr])> = Vec::new();
+    let mut cur = e;
+    let root = loop {
+        let Expr::Call { recv, name, args } = cur else {
+            return None;
+        };
+        match recv.as_deref() {
+            Some(Expr::Name(t)) if t == "UriComponentsBuilder" && ROOTS.contains(&name.as_str()) => {
+                break (name.as_str(), args.as_slice());
+            }
+            Some(r) if steps.len() < 32 => {
+                steps.push((name.as_str(), args.as_slice()));
+                cur = r;
+            }
+            _ => return None,
+        }
+    };
+    steps.reverse();
+    // Candidates of (base, path) pieces, joined at the end.
+    let mut parts: Vec<Vec<Piece>> = Vec::new();
+    let arg = |a: &Expr| piece(a, scope, depth + 1, ctx);
+    match root {
+        ("newInstance", []) => {}
+        (_, [a]) => parts.push(arg(a)),
+        _ => return Some(Vec::new()),
+    }
+    let mut scheme: Option<Vec<Piece>> = None;
+    let mut host: Option<Vec<Piece>> = None;
+    let mut port: Option<Vec<Piece>> = None;
+    for (name, args) in steps {
+        match (name, args) {
+            ("scheme", [a]) => scheme = Some(arg(a)),
+            ("host", [a]) => host = Some(arg(a)),
+            ("port", [a]) => port = Some(arg(a)),
+            ("path", [a]) => {
+                parts.push(vec![Piece::Text("\u{0}".into())]);
+                parts.push(arg(a));
+            }
+            ("pathSegment", segs) => {
+                for s in segs {
+                    parts.push(vec![Piece::Text("/".into())]);
+                    parts.push(arg(s));
+                }
+            }
+            ("replacePath", [a]) => {
+                parts.truncate(usize::from(root.0 != "newInstance" && root.0 != "fromPath"));
+                parts.push(vec![Piece::Text("\u{0}".into())]);
+                parts.push(arg(a));
+            }
+            (n, _) if NEUTRAL.contains(&n) => {}
+            _ => return Some(Vec::new()),
+        }
+    }
+    if let Some(h) = host {
+        let mut authority = vec![scheme.unwrap_or_else(|| vec![Piece::Text("http".into())])];
+        authority.push(vec![Piece::Text("://".into())]);
+        authority.push(h);
+        if let Some(p) = port {
+            authority.push(vec![Piece::Text(":".into())]);
+            authority.push(p);
+        }
+        let mut joined = vec![product(authority)];
+        joined.extend(parts);
+        parts = joined;
+    }
+    // `\0` marks a `path(…)` step: one slash between what is before and after it.
+    Some(
+        product(parts)
+            .into_iter()
+            .map(|p| match p {
+                Piece::Text(t) => Piece::Text(join_path_steps(&t)),
+                v => v,
+            })
+            .collect(),
+    )
+}
+
+/// Joins the `path(…)` steps a builder appended (`\0` before each) with one slash.
+fn join_path_steps(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    for (i, part) in t.split('\u{0}').enumerate() {
+        if i == 0 {
+            out.push_str(part);
+            continue;
+        }
+        if part.is_empty() {
+            continue;
+        }
+        match (out.ends_with('/'), part.starts_with('/')) {
+            (true, true) => out.push_str(&part[1..]),
+            (false, false) => {
+                out.push('/');
+                out.push_str(part);
+            }
+            _ => out.push_str(part),
+        }
+    }
+    out
+}
+
 /// `String.format(fmt, args…)`: each `%s`/`%d` takes the next argument; `%%` is `%`.
-fn format(fmt: &Expr, args: &[Expr], scope: &dyn Scope, depth: usize, mode: Mode) -> Option<String> {
-    let fmt = piece(fmt, scope, depth + 1, mode)?.into_template();
-    let mut out = String::new();
+fn format(fmt: &Expr, args: &[Expr], scope: &dyn Scope, depth: usize, ctx: Ctx) -> Vec<Piece> {
+    let formats = piece(fmt, scope, depth + 1, ctx);
+    let mut out = Vec::new();
+    for f in formats {
+        let f = f.into_template();
+        let Some(parts) = format_parts(&f, args, scope, depth, ctx) else {
+            return Vec::new();
+        };
+        for p in product(parts) {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    if out.len() > MAX_CANDIDATES {
+        return Vec::new();
+    }
+    out
+}
+
+/// The pieces of one format string filled with its arguments, in order.
+fn format_parts(
+    fmt: &str,
+    args: &[Expr],
+    scope: &dyn Scope,
+    depth: usize,
+    ctx: Ctx,
+) -> Option<Vec<Vec<Piece>>> {
+    let mut parts: Vec<Vec<Piece>> = Vec::new();
+    let mut text = String::new();
     let mut next = args.iter();
     let mut chars = fmt.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '%' {
-            out.push(c);
+            text.push(c);
             continue;
         }
         // Flags, width and precision, then the conversion.
-        let mut spec = String::new();
         while let Some(&d) = chars.peek() {
             if d.is_ascii_digit() || matches!(d, '-' | '.' | '+' | '0' | ',' | '#' | ' ') {
-                spec.push(d);
                 chars.next();
             } else {
                 break;
             }
         }
         match chars.next()? {
-            '%' => out.push('%'),
-            'n' => out.push('\n'),
+            '%' => text.push('%'),
+            'n' => text.push('\n'),
             's' | 'S' | 'd' | 'x' | 'X' | 'f' | 'b' | 'c' => {
                 let arg = next.next()?;
-                out.push_str(&piece(arg, scope, depth + 1, mode)?.into_template());
+                parts.push(vec![Piece::Text(std::mem::take(&mut text))]);
+                parts.push(piece(arg, scope, depth + 1, ctx));
             }
             _ => return None,
         }
     }
-    Some(out)
+    parts.push(vec![Piece::Text(text)]);
+    Some(parts)
 }
 
 #[cfg(test)]

@@ -41,10 +41,14 @@ fn the_fixture_company_table_access_is_found_as_expected_md_says() {
         } else {
             EdgeKind::Reads
         };
-        let table_node =
-            node_by_fqn(&snap, table, NodeKind::Table).unwrap_or_else(|| panic!("table {table}"));
         let methods = methods_named(&snap, method);
         assert!(!methods.is_empty(), "method {method} is indexed");
+        // The method's own product's table when it has one (two products may each define
+        // a table of one name), else the only one.
+        let product = snap.product_of(methods[0]).map(|p| p.name).unwrap_or_default();
+        let table_node = super::tests::table_in(&snap, &product, table)
+            .or_else(|| node_by_fqn(&snap, table, NodeKind::Table))
+            .unwrap_or_else(|| panic!("table {table}"));
         let edge = methods.iter().find(|&&m| {
             snap.adjacency()
                 .neighbors(m, Direction::Out, kind)

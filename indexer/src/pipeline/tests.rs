@@ -173,11 +173,7 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
     let snap = store.snapshot();
     for row in expected_rows("Tables") {
         let table =
-            node_by_fqn(&snap, &row[1], NodeKind::Table).unwrap_or_else(|| panic!("table {}", row[1]));
-        assert_eq!(
-            snap.product_of(table.id).map(|p| p.name).as_deref(),
-            Some(row[0].as_str())
-        );
+            table_in(&snap, &row[0], &row[1]).unwrap_or_else(|| panic!("table {}.{}", row[0], row[1]));
         let columns: Vec<NodeId> = snap
             .adjacency()
             .neighbors(table.id, Direction::Out, EdgeKind::Contains)
@@ -207,6 +203,12 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
     }
     for row in expected_rows("Foreign keys") {
         let from = node_by_fqn(&snap, &row[0], NodeKind::Table).expect("from table");
+        if row[0] == row[2] {
+            // A table referencing itself has no edge to itself; its key says so.
+            let keys = from.attr("foreign-keys").unwrap_or("");
+            assert!(keys.contains(&format!("\t{}\t{}\t", row[1], row[2])), "{keys}");
+            continue;
+        }
         let refs = neighbour_names(&snap, from.id, Direction::Out, EdgeKind::References);
         assert!(
             refs.contains(&row[2]),
@@ -232,7 +234,10 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
         );
     }
     for row in expected_rows("Triggers") {
-        let trigger = node_by_fqn(&snap, &row[1], NodeKind::Trigger).expect("trigger");
+        // A trigger is named per table.
+        assert!(node_by_fqn(&snap, &row[1], NodeKind::Trigger).is_none());
+        let trigger =
+            node_by_fqn(&snap, &format!("{}.{}", row[0], row[1]), NodeKind::Trigger).expect("trigger");
         assert_eq!(trigger.attr("table"), Some(row[0].as_str()));
         assert_eq!(trigger.attr("timing"), Some(row[2].as_str()));
         assert_eq!(trigger.attr("events"), Some(row[3].as_str()));
@@ -270,6 +275,152 @@ fn the_fixture_company_schemas_are_indexed_as_expected_md_says() {
             );
         }
     }
+}
+
+/// The table `name` of `product`.
+pub(super) fn table_in(snap: &Snapshot, product: &str, name: &str) -> Option<semgraph_storage::Node> {
+    let ids = snap.find_by_fqn(name).expect("lookup");
+    snap.nodes(&ids).expect("read").into_iter().flatten().find(|n| {
+        n.kind == NodeKind::Table && snap.product_of(n.id).map(|p| p.name).as_deref() == Some(product)
+    })
+}
+
+#[test]
+fn the_fixture_company_keys_and_liquibase_histories_are_in_the_graph_as_expected_md_says() {
+    let (_dir, store) = index_acme();
+    let snap = store.snapshot();
+    for row in expected_rows("Constraint names") {
+        let (product, table, kind, name, columns, target) =
+            (&row[0], &row[1], &row[2], &row[3], &row[4], &row[5]);
+        let t = table_in(&snap, product, table).unwrap_or_else(|| panic!("{product}.{table}"));
+        let found = match kind.as_str() {
+            "primary key" => {
+                t.attr("primary-key-name") == Some(name.as_str())
+                    && t.attr("primary-key") == Some(columns.as_str())
+            }
+            "unique" => t
+                .attr("unique-keys")
+                .unwrap_or("")
+                .lines()
+                .any(|l| l == format!("{name}\t{columns}")),
+            _ => t.attr("foreign-keys").unwrap_or("").lines().any(|l| {
+                let parts: Vec<&str> = l.split('\t').collect();
+                parts.len() == 4
+                    && parts[0] == name
+                    && parts[1] == columns
+                    && format!("{}.{}", parts[2], parts[3]) == *target
+            }),
+        };
+        assert!(
+            found,
+            "{product}.{table}: {kind} {name} ({columns}) -> {target}: {:?}",
+            t.attrs
+        );
+    }
+    for row in expected_rows("Liquibase") {
+        let t = table_in(&snap, &row[0], &row[1]).unwrap_or_else(|| panic!("{}.{}", row[0], row[1]));
+        let (file, changeset) = row[2].rsplit_once(' ').expect("file and changeset");
+        let created = t.attr("created-by").unwrap_or("");
+        assert!(
+            created.contains(&format!("{file}:")) && created.contains(&format!(" changeset {changeset} by ")),
+            "{} created by {created}",
+            row[1]
+        );
+        let changed: Vec<String> = t
+            .attr("changed-by")
+            .unwrap_or("")
+            .lines()
+            .filter_map(|l| l.split(" changeset ").nth(1))
+            .filter_map(|l| l.split(' ').next())
+            .map(str::to_owned)
+            .collect();
+        let want: Vec<String> = row[3]
+            .split(", ")
+            .filter(|c| *c != "-")
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(changed, want, "{} changed by", row[1]);
+    }
+    for row in expected_rows("Tables defined in several places") {
+        let t = table_in(&snap, &row[0], &row[1]).unwrap_or_else(|| panic!("{}.{}", row[0], row[1]));
+        let definitions: Vec<&str> = t.attr("definitions").unwrap_or("").lines().collect();
+        let want: Vec<&str> = row[2].split(", ").collect();
+        assert_eq!(definitions.len(), want.len(), "{}: {definitions:?}", row[1]);
+        for (have, want) in definitions.iter().zip(&want) {
+            let (file, rest) = want.split_once(' ').expect("file and changeset");
+            let (changeset, filter) = rest.split_once(' ').unwrap_or((rest, ""));
+            assert!(
+                have.contains(&format!("{file}:"))
+                    && have.contains(&format!(" changeset {changeset} by "))
+                    && have.ends_with(filter),
+                "{have} is {want}"
+            );
+        }
+        let differences = t.attr("definition-differences").unwrap_or("");
+        for item in row[3].split("; ") {
+            assert!(
+                differences.contains(item),
+                "{}: `{item}` in {differences}",
+                row[1]
+            );
+        }
+    }
+    for row in expected_rows("Not tables") {
+        assert!(
+            table_in(&snap, &row[0], &row[1]).is_none(),
+            "{} is no table: {}",
+            row[1],
+            row[2]
+        );
+    }
+    // One table name in two products: each product's own code reaches its own table.
+    let ours = table_in(&snap, "catalog", "subscriptions").expect("catalog's");
+    let theirs = table_in(&snap, "notifications", "subscriptions").expect("notifications'");
+    let writers = |t: NodeId| neighbour_names(&snap, t, Direction::In, EdgeKind::Writes);
+    assert_eq!(
+        writers(ours.id),
+        ["com.acme.catalog.repository.StockAlertSubscriptionDao.subscribe"]
+    );
+    assert_eq!(
+        writers(theirs.id),
+        ["com.acme.notifications.repository.SubscriptionDao.insert"]
+    );
+}
+
+#[test]
+fn a_dump_with_one_trigger_name_on_fifteen_tables_is_fifteen_trigger_nodes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(dir.path()).expect("store");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sql/constraints");
+    let company = Company::from_paths(&[repo], None).expect("company");
+    for product in &company.products {
+        index_product(&store, &company, product, &NoProgress).expect("indexes");
+    }
+    let snap = store.snapshot();
+    let ids: Vec<NodeId> = snap.nodes_of_kind(NodeKind::Trigger).iter().map(NodeId).collect();
+    let triggers: Vec<semgraph_storage::Node> =
+        snap.nodes(&ids).expect("read").into_iter().flatten().collect();
+    let touch: Vec<&semgraph_storage::Node> =
+        triggers.iter().filter(|t| t.name == "touch_updated_at").collect();
+    assert_eq!(touch.len(), 15);
+    for t in &touch {
+        let table = t.attr("table").expect("table");
+        assert_eq!(
+            t.fqn.as_deref(),
+            Some(format!("{table}.touch_updated_at").as_str())
+        );
+        // Each trigger references its own table, and only it.
+        assert_eq!(
+            neighbour_names(&snap, t.id, Direction::Out, EdgeKind::References),
+            [table]
+        );
+    }
+    let orders = node_by_fqn(&snap, "orders", NodeKind::Table).expect("orders");
+    assert_eq!(orders.attr("primary-key-name"), Some("orders_pkey"));
+    assert_eq!(
+        orders.attr("foreign-keys"),
+        Some("fk_orders_customer\tcustomer_id\tcustomers\tid")
+    );
 }
 
 /// The method nodes a fact names: `pkg.Type.method` or `pkg.Type.method(A, B)`.
@@ -479,9 +630,9 @@ fn the_fixture_company_entry_points_and_consumers_are_found_as_expected_md_says(
         order_events.len() >= 2,
         "payments and notifications each have the topic"
     );
-    // Two listeners (payments, notifications) and the orders stream topology.
+    // Three listeners (payments, notifications, logistics) and the orders stream topology.
     for t in &order_events {
-        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 3);
+        assert_eq!(snap.adjacency().degree(*t, Direction::In, EdgeKind::Consumes), 4);
     }
 }
 

@@ -283,6 +283,7 @@ impl Scope<'_> {
                 },
             },
             CallKind::MethodRef => self.method_ref(site, depth),
+            CallKind::Property => unresolved("a property access is Kotlin's"),
             CallKind::Method => match &site.receiver {
                 Receiver::None => self.implicit(site, depth),
                 r => match self.receiver_type(r, site.byte, depth + 1) {

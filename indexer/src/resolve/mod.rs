@@ -9,6 +9,7 @@
 //! ([`Target::Unresolved`], with the reason) — never to a guess.
 
 mod java;
+mod kotlin;
 mod symbols;
 mod typed;
 mod types;
@@ -16,10 +17,33 @@ mod types;
 #[cfg(test)]
 mod java_tests;
 #[cfg(test)]
+mod kotlin_tests;
+#[cfg(test)]
 mod typed_tests;
 
-pub(crate) use java::{resolve_calls, resolve_calls_typed, ProductTypes};
+pub(crate) use java::ProductTypes;
 pub(crate) use symbols::SymbolTable;
+
+/// Resolves every call site of `file` with the rules of its language.
+pub(crate) fn resolve_calls(file: &crate::facts::CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
+    match file.language {
+        crate::facts::Language::Java => java::resolve_calls(file, table),
+        crate::facts::Language::Kotlin => kotlin::resolve_calls(file, table),
+    }
+}
+
+/// Resolves every call site of `file` with the rules of its language, Java's typed
+/// against the product's types and the JDK's (`types`).
+pub(crate) fn resolve_calls_typed(
+    file: &crate::facts::CodeFile,
+    table: &SymbolTable,
+    types: &ProductTypes,
+) -> Vec<ResolvedCall> {
+    match file.language {
+        crate::facts::Language::Java => java::resolve_calls_typed(file, table, types),
+        crate::facts::Language::Kotlin => kotlin::resolve_calls(file, table),
+    }
+}
 
 /// A method of the product: type fqn, name and erased simple parameter types.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -87,6 +87,10 @@ pub(crate) struct MethodInfo {
     pub(crate) varargs: bool,
     pub(crate) return_type: Option<String>,
     pub(crate) is_static: bool,
+    /// Parameter names as declared (Kotlin calls may name their arguments).
+    pub(crate) param_names: Vec<String>,
+    /// Which parameters have a default value (Kotlin), so a call may leave them out.
+    pub(crate) defaults: Vec<bool>,
     /// A record accessor the source does not write.
     #[cfg(test)]
     pub(crate) implicit: bool,
@@ -119,6 +123,9 @@ pub(crate) struct SymbolTable {
     types: HashMap<String, TypeInfo>,
     /// `(package, simple name)` → fqn of top-level types.
     by_package: HashMap<(String, String), String>,
+    /// Package → the classes holding its top-level functions and properties (Kotlin's
+    /// file facades), where top-level and extension functions are looked up.
+    facades: HashMap<String, Vec<String>>,
 }
 
 /// A resolved type: its fqn and whether the product declares it.
@@ -135,6 +142,8 @@ fn method_info(m: &MethodDecl) -> MethodInfo {
         varargs: m.varargs,
         return_type: m.return_type.clone(),
         is_static: m.modifiers.iter().any(|x| x == "static"),
+        param_names: m.params.iter().map(|p| p.name.clone()).collect(),
+        defaults: m.params.iter().map(|p| p.has_default).collect(),
         #[cfg(test)]
         implicit: m.implicit && m.name != "<init>",
     }
@@ -152,7 +161,8 @@ impl SymbolTable {
             for imp in &file.imports {
                 match (imp.is_static, imp.wildcard) {
                     (false, false) => {
-                        ctx.single.insert(simple_name(&imp.path), imp.path.clone());
+                        let bound = imp.alias.clone().unwrap_or_else(|| simple_name(&imp.path));
+                        ctx.single.insert(bound, imp.path.clone());
                     }
                     (false, true) => ctx.wildcards.push(imp.path.clone()),
                     (true, false) => {
@@ -164,6 +174,13 @@ impl SymbolTable {
                 }
             }
             let ctx = Arc::new(ctx);
+            if let Some(facade) = &file.facade {
+                table
+                    .facades
+                    .entry(file.package.clone())
+                    .or_default()
+                    .push(facade.clone());
+            }
             for t in &file.types {
                 if t.outer.is_none() {
                     table
@@ -180,6 +197,8 @@ impl SymbolTable {
                         varargs: false,
                         return_type: None,
                         is_static: false,
+                        param_names: Vec::new(),
+                        defaults: Vec::new(),
                         #[cfg(test)]
                         implicit: false,
                     });
@@ -284,6 +303,11 @@ impl SymbolTable {
 
     pub(crate) fn get(&self, fqn: &str) -> Option<&TypeInfo> {
         self.types.get(fqn)
+    }
+
+    /// The classes holding the top-level functions and properties of `package`.
+    pub(crate) fn facades(&self, package: &str) -> &[String] {
+        self.facades.get(package).map_or(&[], Vec::as_slice)
     }
 
     /// Whether `fqn` declares more than one method (or constructor) called `name`, the

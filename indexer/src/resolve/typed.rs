@@ -437,7 +437,8 @@ impl<'a> Typer<'a> {
                 let sup = self.types.by_binary(self.from)?.superclass.clone()?;
                 self.choose(&sup, "<init>", cs, false, depth, lambdas)
             }
-            CallKind::MethodRef => None,
+            // A Kotlin property access: Kotlin files are resolved by `kotlin.rs`.
+            CallKind::MethodRef | CallKind::Property => None,
             CallKind::Method => match &cs.receiver {
                 Receiver::None => self.implicit(cs, depth, lambdas),
                 r => match self.expr(r, cs.byte, depth + 1)? {

@@ -417,34 +417,38 @@ const MAX_DISPATCH_HOPS: usize = 16;
 /// Call-site lines of `caller` calling `callee`, or one of the methods `callee` overrides
 /// (directly or through intermediate overrides).
 pub(crate) fn call_lines(ctx: &Ctx<'_>, caller: u32, callee: u32, via: Via) -> Result<Vec<u32>, QueryError> {
-    let mut candidates = vec![callee];
-    if via == Via::Dispatch {
-        let mut i = 0;
-        while i < candidates.len() && i < MAX_DISPATCH_HOPS * 4 {
-            let up = candidates[i];
+    Ok(call_lines_many(ctx, &[(caller, callee, via)])?
+        .pop()
+        .unwrap_or_default())
+}
+
+/// [`call_lines`] of many (caller, callee, how) at once, in one batched read of the edge
+/// facts, in the order asked.
+pub(crate) fn call_lines_many(ctx: &Ctx<'_>, calls: &[(u32, u32, Via)]) -> Result<Vec<Vec<u32>>, QueryError> {
+    let mut edges: Vec<(NodeId, EdgeKind, NodeId)> = Vec::with_capacity(calls.len());
+    let mut owner: Vec<usize> = Vec::with_capacity(calls.len());
+    for (i, &(caller, callee, via)) in calls.iter().enumerate() {
+        edges.push((NodeId(caller), EdgeKind::Calls, NodeId(callee)));
+        owner.push(i);
+        if via == Via::Dispatch {
             for k in [EdgeKind::Overrides, EdgeKind::Implements] {
-                for o in ctx.neighbors(NodeId(up), Direction::Out, k) {
-                    if !candidates.contains(&o) {
-                        candidates.push(o);
-                    }
+                for c in ctx.neighbors(NodeId(callee), Direction::Out, k) {
+                    edges.push((NodeId(caller), EdgeKind::Calls, NodeId(c)));
+                    owner.push(i);
                 }
             }
-            i += 1;
         }
     }
-    let edges: Vec<(NodeId, EdgeKind, NodeId)> = candidates
-        .iter()
-        .map(|&c| (NodeId(caller), EdgeKind::Calls, NodeId(c)))
-        .collect();
-    let mut lines: Vec<u32> = ctx
-        .snap
-        .edge_attrs(&edges)?
-        .into_iter()
-        .flatten()
-        .flat_map(|a| a.lines)
-        .collect();
-    lines.sort_unstable();
-    lines.dedup();
+    let mut lines: Vec<Vec<u32>> = vec![Vec::new(); calls.len()];
+    for (attrs, &i) in ctx.snap.edge_attrs(&edges)?.into_iter().zip(&owner) {
+        if let Some(a) = attrs {
+            lines[i].extend(a.lines);
+        }
+    }
+    for l in &mut lines {
+        l.sort_unstable();
+        l.dedup();
+    }
     Ok(lines)
 }
 
@@ -459,6 +463,7 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
         Direction::Out => callees_with_parents(ctx, &seeds, depth),
     };
     let mut rows = Vec::new();
+    let mut calls = Vec::new();
     for (d, layer) in layers.iter().enumerate() {
         let nodes = ctx.load(layer.iter())?;
         let below: HashMap<u32, Node> = ctx
@@ -477,7 +482,7 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
                 Direction::In => (n.id.0, next),
                 Direction::Out => (next, n.id.0),
             };
-            let lines = call_lines(ctx, caller, callee, via)?;
+            calls.push((caller, callee, via));
             let ambiguous = match via {
                 Via::Call => call_ambiguity(ctx, caller, callee)?,
                 _ => None,
@@ -487,10 +492,13 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
                 method: NodeRef::of(ctx, &n),
                 next_to: below.get(&next).map(method_display).unwrap_or_default(),
                 via: via_name(via),
-                lines,
+                lines: Vec::new(),
                 ambiguous,
             });
         }
+    }
+    for (row, lines) in rows.iter_mut().zip(call_lines_many(ctx, &calls)?) {
+        row.lines = lines;
     }
     rows.sort_by(|a, b| {
         (a.depth, &a.method.product, a.method.display()).cmp(&(

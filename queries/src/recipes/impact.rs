@@ -10,7 +10,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use rayon::prelude::*;
 use roaring::RoaringBitmap;
 use semgraph_storage::{ContentKind, Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind};
 use serde::Serialize;
@@ -20,10 +19,10 @@ use crate::error::QueryError;
 use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
 use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
-use crate::primitives::code::{call_ambiguity, call_lines};
+use crate::primitives::code::{call_ambiguity, call_lines, call_lines_many};
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
 use crate::primitives::{method_display, NodeRef};
-use crate::render::{document, tick};
+use crate::render::{document, tick, Md};
 use crate::trace::Trace;
 use crate::Document;
 
@@ -42,52 +41,52 @@ const CANDIDATES: usize = 2_000;
 const VERBS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 #[derive(Serialize, Clone)]
-struct CallerRow {
-    depth: usize,
-    method: NodeRef,
-    calls: String,
-    via: &'static str,
-    site: String,
+pub(crate) struct CallerRow {
+    pub(crate) depth: usize,
+    pub(crate) method: NodeRef,
+    pub(crate) calls: String,
+    pub(crate) via: &'static str,
+    pub(crate) site: String,
     /// For a call that may reach one of several overloads: how many (the caller may not
     /// reach the change at all).
     #[serde(skip_serializing_if = "Option::is_none")]
-    ambiguous: Option<u32>,
+    pub(crate) ambiguous: Option<u32>,
 }
 
 #[derive(Serialize)]
-struct EntryRow {
-    depth: usize,
-    product: String,
-    service: String,
-    kind: String,
-    name: String,
-    handler: String,
+pub(crate) struct EntryRow {
+    pub(crate) depth: usize,
+    pub(crate) product: String,
+    pub(crate) service: String,
+    pub(crate) kind: String,
+    pub(crate) name: String,
+    pub(crate) handler: String,
 }
 
 #[derive(Serialize)]
-struct CrossRow {
-    caller_product: String,
-    caller_service: String,
-    caller: String,
-    endpoint: String,
-    endpoint_product: String,
+pub(crate) struct CrossRow {
+    pub(crate) caller_product: String,
+    pub(crate) caller_service: String,
+    pub(crate) caller: String,
+    pub(crate) endpoint: String,
+    pub(crate) endpoint_product: String,
 }
 
 #[derive(Serialize)]
-struct TopicRow {
-    topic: String,
-    broker: String,
-    produced_by: Vec<String>,
-    consumers: Vec<String>,
+pub(crate) struct TopicRow {
+    pub(crate) topic: String,
+    pub(crate) broker: String,
+    pub(crate) produced_by: Vec<String>,
+    pub(crate) consumers: Vec<String>,
     /// The products of the consumers, each once.
-    consumer_products: Vec<String>,
+    pub(crate) consumer_products: Vec<String>,
 }
 
 #[derive(Serialize)]
-struct TableRow {
-    table: String,
-    product: String,
-    written_by: Vec<String>,
+pub(crate) struct TableRow {
+    pub(crate) table: String,
+    pub(crate) product: String,
+    pub(crate) written_by: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -95,6 +94,30 @@ struct Snippet {
     title: String,
     location: String,
     code: String,
+}
+
+/// What [`consolidate`] finds: the parts of an impact answer that do not depend on how the
+/// changed methods were named.
+pub(crate) struct Consolidated {
+    /// For each reached method: the method below it and how it reaches it.
+    pub(crate) parents: crate::graph::Parents,
+    /// The nodes read so far, by id (seeds, callers shown, HTTP callers).
+    pub(crate) by_id: HashMap<u32, Node>,
+    /// Production callers by depth, at most [`ROWS`] per depth, with call sites.
+    pub(crate) callers: Vec<CallerRow>,
+    /// Production callers within `depth`, listed or not.
+    pub(crate) callers_total: usize,
+    pub(crate) endpoints: Vec<EntryRow>,
+    pub(crate) entry_points: Vec<EntryRow>,
+    pub(crate) other_products: Vec<CrossRow>,
+    pub(crate) topics: Vec<TopicRow>,
+    pub(crate) tables_written: Vec<TableRow>,
+    /// Test methods that reach the change, sorted by name.
+    pub(crate) tests: Vec<NodeRef>,
+    pub(crate) test_count: usize,
+    pub(crate) affected_methods: usize,
+    pub(crate) affected_products: Vec<String>,
+    pub(crate) incidents: Vec<IssueRow>,
 }
 
 #[derive(Serialize)]
@@ -247,8 +270,138 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         }
         Ok((nodes, how))
     })?;
-    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
     let title = format!("Impact of {target}");
+    let Consolidated {
+        parents,
+        by_id,
+        mut callers,
+        callers_total,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: test_refs,
+        test_count,
+        affected_methods,
+        affected_products,
+        incidents,
+        ..
+    } = consolidate(ctx, &seeds_nodes, depth, include_tests, &mut trace)?;
+    crate::freshness::note(ctx, &mut trace, &affected_products, None)?;
+
+    // Source: the changed methods and the direct callers' call sites, in the caller's area.
+    let mut withheld: BTreeSet<String> = BTreeSet::new();
+    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
+        let mut out = Vec::new();
+        for s in seeds_nodes.iter().take(5) {
+            if !ctx.may_read(s) {
+                withheld.insert(ctx.product_name(s.product));
+                continue;
+            }
+            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
+                out.push(Snippet {
+                    title: format!("changed: {}", method_display(s)),
+                    location: NodeRef::of(ctx, s).location(),
+                    code: text,
+                });
+            }
+        }
+        for c in callers
+            .iter()
+            .filter(|c| c.depth == 1 && c.via != "HTTP")
+            .take(10)
+        {
+            let Some(n) = by_id.get(&c.method.id) else {
+                continue;
+            };
+            if !ctx.may_read(n) {
+                withheld.insert(ctx.product_name(n.product));
+                continue;
+            }
+            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
+                continue;
+            };
+            let first = n.span.map(|s| s.start_line).unwrap_or(1);
+            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
+            let lines = call_lines(ctx, n.id.0, below, via)?;
+            let code = match lines.first() {
+                Some(&at) => excerpt(&text, first, at, 2),
+                None => excerpt(&text, first, first, 3),
+            };
+            out.push(Snippet {
+                title: format!("call site in {}", method_display(n)),
+                location: c.site.clone(),
+                code,
+            });
+        }
+        let msg = if withheld.is_empty() {
+            format!("{} snippet(s)", out.len())
+        } else {
+            format!(
+                "{} snippet(s); content withheld for {} product(s) outside your area",
+                out.len(),
+                withheld.len()
+            )
+        };
+        Ok((out, msg))
+    })?;
+    if !withheld.is_empty() {
+        trace.warn(format!(
+            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
+            withheld.len(),
+            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+
+    callers.truncate(ROWS * depth as usize);
+    let result = Impact {
+        recipe_version: VERSION,
+        target: target.clone(),
+        depth,
+        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
+        target_services: seeds_nodes
+            .iter()
+            .map(|n| code_service(ctx, n))
+            .collect::<Result<_, _>>()?,
+        affected_methods,
+        affected_products,
+        callers_not_shown: callers_total - callers.len(),
+        callers,
+        endpoints,
+        entry_points,
+        other_products,
+        topics,
+        tables_written,
+        tests: if include_tests {
+            test_refs
+        } else {
+            test_refs.into_iter().take(5).collect()
+        },
+        test_count,
+        incidents,
+        sources,
+        trace,
+    };
+    let md = render(&result, include_tests);
+    document(&title, md, &result)
+}
+
+/// The consolidated impact of changing `seeds_nodes` (methods), as both `impact` and
+/// `change-impact` report it: the blast radius up to `depth` (entry points searched
+/// deeper), the callers by depth with call sites, the endpoints and entry points reached,
+/// the callers in other services, the topics produced and their consumers, the tables
+/// written, the tests that reach the change (every one with `include_tests`, else the
+/// first [`CANDIDATES`] read) and the incidents that mention the affected products. Each
+/// part is a step of `trace`.
+pub(crate) fn consolidate(
+    ctx: &Ctx<'_>,
+    seeds_nodes: &[Node],
+    depth: u32,
+    include_tests: bool,
+    trace: &mut Trace,
+) -> Result<Consolidated, QueryError> {
+    let seeds: RoaringBitmap = seeds_nodes.iter().map(|n| n.id.0).collect();
 
     let (layers, parents) = trace.step(
         "blast radius (calls, interface dispatch, HTTP)",
@@ -319,7 +472,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let mut by_id: HashMap<u32, Node> = seeds_nodes.iter().map(|n| (n.id.0, n.clone())).collect();
 
     // Callers by depth (production only), each with its call site.
-    let mut callers: Vec<CallerRow> =
+    let callers: Vec<CallerRow> =
         trace.step("callers by depth with call sites", || -> Result<_, QueryError> {
             // Per depth, the rows shown come from the products in name order, each product's
             // callers in index order (a file's methods together), then sorted by name: only
@@ -373,21 +526,27 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 *n += 1;
                 *n <= ROWS
             });
+            let calls: Vec<(u32, u32, Via)> = rows
+                .iter()
+                .map(|(row, below, via)| (row.method.id, *below, *via))
+                .collect();
             let rows: Vec<CallerRow> = rows
-                .into_par_iter()
-                .map(|(mut row, below, via)| -> Result<CallerRow, QueryError> {
-                    let lines = call_lines(ctx, row.method.id, below, via)?;
-                    if via == Via::Call {
-                        row.ambiguous = call_ambiguity(ctx, row.method.id, below)?;
-                    }
-                    if let (Some(f), Some(_)) = (&row.method.file, lines.first()) {
-                        row.site = format!(
-                            "{f}:{}",
-                            lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-                        );
-                    }
-                    Ok(row)
-                })
+                .into_iter()
+                .zip(call_lines_many(ctx, &calls)?)
+                .map(
+                    |((mut row, below, via), lines)| -> Result<CallerRow, QueryError> {
+                        if via == Via::Call {
+                            row.ambiguous = call_ambiguity(ctx, row.method.id, below)?;
+                        }
+                        if let (Some(f), Some(_)) = (&row.method.file, lines.first()) {
+                            row.site = format!(
+                                "{f}:{}",
+                                lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                            );
+                        }
+                        Ok(row)
+                    },
+                )
                 .collect::<Result<_, _>>()?;
             let direct_layer = layers.first().map(|l| l - test_flagged).unwrap_or_default();
             let direct = direct_layer.len();
@@ -643,101 +802,22 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         },
     )?;
 
-    // Source: the changed methods and the direct callers' call sites, in the caller's area.
-    let mut withheld: BTreeSet<String> = BTreeSet::new();
-    let sources = trace.step("source snippets", || -> Result<_, QueryError> {
-        let mut out = Vec::new();
-        for s in seeds_nodes.iter().take(5) {
-            if !ctx.may_read(s) {
-                withheld.insert(ctx.product_name(s.product));
-                continue;
-            }
-            if let Some(text) = ctx.snap.content(s.id, ContentKind::Source)? {
-                out.push(Snippet {
-                    title: format!("changed: {}", method_display(s)),
-                    location: NodeRef::of(ctx, s).location(),
-                    code: text,
-                });
-            }
-        }
-        for c in callers
-            .iter()
-            .filter(|c| c.depth == 1 && c.via != "HTTP")
-            .take(10)
-        {
-            let Some(n) = by_id.get(&c.method.id) else {
-                continue;
-            };
-            if !ctx.may_read(n) {
-                withheld.insert(ctx.product_name(n.product));
-                continue;
-            }
-            let Some(text) = ctx.snap.content(n.id, ContentKind::Source)? else {
-                continue;
-            };
-            let first = n.span.map(|s| s.start_line).unwrap_or(1);
-            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
-            let lines = call_lines(ctx, n.id.0, below, via)?;
-            let code = match lines.first() {
-                Some(&at) => excerpt(&text, first, at, 2),
-                None => excerpt(&text, first, first, 3),
-            };
-            out.push(Snippet {
-                title: format!("call site in {}", method_display(n)),
-                location: c.site.clone(),
-                code,
-            });
-        }
-        let msg = if withheld.is_empty() {
-            format!("{} snippet(s)", out.len())
-        } else {
-            format!(
-                "{} snippet(s); content withheld for {} product(s) outside your area",
-                out.len(),
-                withheld.len()
-            )
-        };
-        Ok((out, msg))
-    })?;
-    if !withheld.is_empty() {
-        trace.warn(format!(
-            "content withheld for {} product(s) outside your area ({}): their source is left out, their structure is shown",
-            withheld.len(),
-            withheld.iter().cloned().collect::<Vec<_>>().join(", ")
-        ));
-    }
-
-    callers.truncate(ROWS * depth as usize);
-    let result = Impact {
-        recipe_version: VERSION,
-        target: target.clone(),
-        depth,
-        targets: seeds_nodes.iter().map(|n| NodeRef::of(ctx, n)).collect(),
-        target_services: seeds_nodes
-            .iter()
-            .map(|n| code_service(ctx, n))
-            .collect::<Result<_, _>>()?,
-        affected_methods: production.len() as usize,
-        affected_products,
-        callers_not_shown: callers_total - callers.len(),
+    Ok(Consolidated {
+        parents,
+        by_id,
         callers,
+        callers_total,
         endpoints,
         entry_points,
         other_products,
         topics,
         tables_written,
-        tests: if include_tests {
-            test_refs
-        } else {
-            test_refs.into_iter().take(5).collect()
-        },
+        tests: test_refs,
         test_count,
+        affected_methods: production.len() as usize,
+        affected_products,
         incidents,
-        sources,
-        trace,
-    };
-    let md = render(&result, include_tests);
-    document(&title, md, &result)
+    })
 }
 
 fn render(r: &Impact, include_tests: bool) -> String {
@@ -855,66 +935,15 @@ fn render(r: &Impact, include_tests: bool) -> String {
         md.para(&format!("{} more callers are not listed.", r.callers_not_shown));
     }
 
-    md.h2("Other services calling in over HTTP");
-    let rows: Vec<Vec<String>> = r
-        .other_products
-        .iter()
-        .take(ROWS)
-        .map(|c| vec![c.caller_product.clone(), tick(&c.caller), tick(&c.endpoint)])
-        .collect();
-    md.table(
-        &["product", "caller", "calls endpoint"],
-        &rows,
-        "No indexed HTTP client reaches the change. Callers outside the indexed products cannot be seen.",
-    );
-
-    md.h2("Messaging");
-    let rows: Vec<Vec<String>> = r
-        .topics
-        .iter()
-        .map(|t| {
-            vec![
-                tick(&t.topic),
-                t.broker.clone(),
-                t.produced_by
-                    .iter()
-                    .map(|p| tick(p))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if t.consumers.is_empty() {
-                    "none indexed".into()
-                } else {
-                    t.consumers.join(", ")
-                },
-            ]
-        })
-        .collect();
-    md.table(
-        &["topic", "broker", "produced by", "consumers (downstream)"],
-        &rows,
-        "The change and its callers produce to no indexed topic or queue.",
-    );
-
-    md.h2("Tables written");
-    let rows: Vec<Vec<String>> = r
-        .tables_written
-        .iter()
-        .map(|t| {
-            vec![
-                tick(&t.table),
-                t.product.clone(),
-                t.written_by
-                    .iter()
-                    .map(|w| tick(w))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ]
-        })
-        .collect();
-    md.table(
-        &["table", "product", "written by"],
-        &rows,
-        "No table is written by the change or its callers.",
+    render_reach(
+        &mut md,
+        &Reach {
+            endpoints: &r.endpoints,
+            entry_points: &r.entry_points,
+            other_products: &r.other_products,
+            topics: &r.topics,
+            tables_written: &r.tables_written,
+        },
     );
 
     md.h2("Tests reaching the change");
@@ -979,8 +1008,6 @@ fn group_of(service: &str, product: &str) -> (String, String) {
 /// (each in its service), the services calling those endpoints over HTTP, the topics
 /// produced on the way and the products consuming them, the tables written.
 fn diagram(r: &Impact) -> Flowchart {
-    let mut chart = Flowchart::new(DIAGRAM_NODES);
-    let change = "change";
     let services: std::collections::BTreeSet<(&str, &str)> = r
         .targets
         .iter()
@@ -995,14 +1022,102 @@ fn diagram(r: &Impact) -> Flowchart {
         Some((s, p)) if services.len() == 1 => Some(group_of(s, p)),
         _ => None,
     };
-    chart.node(
-        change,
+    reach_diagram(
         &label,
-        Shape::Hexagon,
         group.as_ref().map(|(k, l)| (k.as_str(), l.as_str())),
-        "change",
+        Reach {
+            endpoints: &r.endpoints,
+            entry_points: &r.entry_points,
+            other_products: &r.other_products,
+            topics: &r.topics,
+            tables_written: &r.tables_written,
+        },
+    )
+}
+
+/// The sections `impact` and `change-impact` share after their callers: the services
+/// calling in over HTTP, the topics produced on the way with their consumers, the tables
+/// written.
+pub(crate) fn render_reach(md: &mut Md, r: &Reach<'_>) {
+    md.h2("Other services calling in over HTTP");
+    let rows: Vec<Vec<String>> = r
+        .other_products
+        .iter()
+        .take(ROWS)
+        .map(|c| vec![c.caller_product.clone(), tick(&c.caller), tick(&c.endpoint)])
+        .collect();
+    md.table(
+        &["product", "caller", "calls endpoint"],
+        &rows,
+        "No indexed HTTP client reaches the change. Callers outside the indexed products cannot be seen.",
     );
-    for e in r.endpoints.iter().chain(&r.entry_points) {
+
+    md.h2("Messaging");
+    let rows: Vec<Vec<String>> = r
+        .topics
+        .iter()
+        .map(|t| {
+            vec![
+                tick(&t.topic),
+                t.broker.clone(),
+                t.produced_by
+                    .iter()
+                    .map(|p| tick(p))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if t.consumers.is_empty() {
+                    "none indexed".into()
+                } else {
+                    t.consumers.join(", ")
+                },
+            ]
+        })
+        .collect();
+    md.table(
+        &["topic", "broker", "produced by", "consumers (downstream)"],
+        &rows,
+        "The change and its callers produce to no indexed topic or queue.",
+    );
+
+    md.h2("Tables written");
+    let rows: Vec<Vec<String>> = r
+        .tables_written
+        .iter()
+        .map(|t| {
+            vec![
+                tick(&t.table),
+                t.product.clone(),
+                t.written_by
+                    .iter()
+                    .map(|w| tick(w))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ]
+        })
+        .collect();
+    md.table(
+        &["table", "product", "written by"],
+        &rows,
+        "No table is written by the change or its callers.",
+    );
+}
+
+/// The parts of a consolidated impact a diagram draws.
+pub(crate) struct Reach<'a> {
+    pub(crate) endpoints: &'a [EntryRow],
+    pub(crate) entry_points: &'a [EntryRow],
+    pub(crate) other_products: &'a [CrossRow],
+    pub(crate) topics: &'a [TopicRow],
+    pub(crate) tables_written: &'a [TableRow],
+}
+
+/// The path across services from a change (drawn as `label`, in the service subgraph
+/// `group` when it has one): shared by `impact` and `change-impact`.
+pub(crate) fn reach_diagram(label: &str, group: Option<(&str, &str)>, r: Reach<'_>) -> Flowchart {
+    let mut chart = Flowchart::new(DIAGRAM_NODES);
+    let change = "change";
+    chart.node(change, label, Shape::Hexagon, group, "change");
+    for e in r.endpoints.iter().chain(r.entry_points) {
         let key = format!("endpoint:{} {}", e.service, e.name);
         let (g, l) = group_of(&e.service, &e.product);
         chart.node(&key, &e.name, Shape::Box, Some((&g, &l)), "endpoint");
@@ -1013,7 +1128,7 @@ fn diagram(r: &Impact) -> Flowchart {
         };
         chart.edge(&key, change, &how, Line::Solid);
     }
-    for c in &r.other_products {
+    for c in r.other_products {
         let key = format!("caller:{}", c.caller);
         let (g, l) = group_of(&c.caller_service, &c.caller_product);
         chart.node(&key, &short(&c.caller), Shape::Box, Some((&g, &l)), "caller");
@@ -1023,7 +1138,7 @@ fn diagram(r: &Impact) -> Flowchart {
         chart.node(&target, route, Shape::Box, Some((&tg, &tl)), "endpoint");
         chart.edge(&key, &target, "HTTP", Line::Solid);
     }
-    for t in &r.topics {
+    for t in r.topics {
         let key = format!("topic:{}", t.topic);
         let label = if t.broker.is_empty() {
             t.topic.clone()
@@ -1038,7 +1153,7 @@ fn diagram(r: &Impact) -> Flowchart {
             chart.edge(&key, &consumer, "consumed by", Line::Dotted);
         }
     }
-    for t in &r.tables_written {
+    for t in r.tables_written {
         let key = format!("table:{}.{}", t.product, t.table);
         chart.node(&key, &t.table, Shape::Cylinder, None, "table");
         chart.edge(change, &key, "written on the way", Line::Solid);

@@ -6,6 +6,7 @@
 //! and renders one document that opens with its title, `recipe_version` and
 //! `## Steps executed`. A change of a document's shape bumps its version.
 
+pub(crate) mod change_impact;
 pub(crate) mod endpoint_trace;
 pub(crate) mod impact;
 pub(crate) mod jira_history;

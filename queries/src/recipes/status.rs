@@ -181,6 +181,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         Ok((rows, format!("{n} product(s) indexed")))
     })?;
     rows.sort_by(|a, b| a.product.cmp(&b.product));
+    let names: Vec<String> = rows.iter().map(|r| r.product.clone()).collect();
+    crate::freshness::note(ctx, &mut trace, &names, None)?;
     for r in &rows {
         if r.last_run_status.as_deref() == Some("interrupted") {
             trace.warn(format!(

@@ -10,15 +10,16 @@ use crate::error::QueryError;
 use crate::graph::{blast_radius_until, reached_entry_points, Ctx};
 use crate::params::Args;
 use crate::primitives::db::{
-    column_rows, columns_table, object_rows, objects_table, related, resolve_tables, usage_rows,
-    usages_table, ColumnRow, ObjectRow, UsageRow,
+    column_rows, columns_table, history_section, keys_table, object_rows, objects_table, related,
+    resolve_tables, table_history, table_keys, usage_rows, usages_table, ColumnRow, History, Keys, ObjectRow,
+    UsageRow,
 };
 use crate::primitives::NodeRef;
 use crate::render::{document, tick};
 use crate::trace::Trace;
 use crate::Document;
 
-const VERSION: &str = "table-analysis/1";
+const VERSION: &str = "table-analysis/2";
 /// How far up the callers of the table's readers and writers the endpoint search goes.
 const REACH_DEPTH: u32 = 6;
 /// Most methods that search collects.
@@ -30,8 +31,8 @@ struct Analysis {
     kind: &'static str,
     columns: Vec<ColumnRow>,
     primary_key: Option<String>,
-    foreign_keys_out: Vec<String>,
-    foreign_keys_in: Vec<String>,
+    keys: Keys,
+    history: History,
     indexes: Vec<ObjectRow>,
     triggers: Vec<ObjectRow>,
     views: Vec<ObjectRow>,
@@ -83,24 +84,23 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         let columns = trace.step(
             &format!("columns and keys of {}", t.name),
             || -> Result<_, QueryError> {
-                let c = column_rows(ctx, t.id)?;
+                let c = column_rows(ctx, t)?;
                 let n = c.len();
                 Ok((c, format!("{n} columns")))
             },
         )?;
-        let fk = |dir| -> Result<Vec<String>, QueryError> {
-            Ok(ctx
-                .neighbor_nodes(t.id, dir, EdgeKind::References)?
-                .into_iter()
-                .filter(|n| matches!(n.kind, NodeKind::Table | NodeKind::View))
-                .map(|n| format!("{} ({})", n.name, ctx.product_name(n.product)))
-                .collect())
-        };
-        let (out, inn) = trace.step("foreign keys out and in", || -> Result<_, QueryError> {
-            let (o, i) = (fk(Direction::Out)?, fk(Direction::In)?);
-            let msg = format!("{} out, {} in", o.len(), i.len());
-            Ok(((o, i), msg))
+        let keys = trace.step("keys and foreign keys out and in", || -> Result<_, QueryError> {
+            let k = table_keys(ctx, t)?;
+            let msg = format!(
+                "primary key {}, {} unique, {} foreign keys out, {} in",
+                if k.primary_key.is_some() { "yes" } else { "none" },
+                k.unique.len(),
+                k.foreign_keys_out.len(),
+                k.foreign_keys_in.len()
+            );
+            Ok((k, msg))
         })?;
+        let history = table_history(t);
         let objects = trace.step(
             "indexes, triggers, views, routines",
             || -> Result<_, QueryError> {
@@ -171,8 +171,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             kind: if t.kind == NodeKind::View { "view" } else { "table" },
             columns,
             primary_key: t.attr("primary-key").map(str::to_string),
-            foreign_keys_out: out,
-            foreign_keys_in: inn,
+            keys,
+            history,
             indexes: objects.next().unwrap_or_default(),
             triggers: objects.next().unwrap_or_default(),
             views: objects.next().unwrap_or_default(),
@@ -202,17 +202,42 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             a.table.location()
         ));
         let writers = a.usages.iter().filter(|u| u.mode == "write").count();
+        let primary_key = match &a.keys.primary_key {
+            Some(pk) => match &pk.name {
+                Some(n) => format!("{} ({})", tick(n), pk.columns.join(", ")),
+                None => tick(&pk.columns.join(", ")),
+            },
+            None => "none".into(),
+        };
+        let fks = |list: &[crate::primitives::db::ForeignKeyRow], incoming: bool| -> String {
+            if list.is_empty() {
+                return "none".into();
+            }
+            list.iter()
+                .map(|fk| {
+                    tick(&if incoming {
+                        fk.describe_from()
+                    } else {
+                        fk.describe()
+                    })
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         md.para(&format!(
-            "{} columns; primary key {}; foreign keys to {}; referenced by {}; mapped by {}; {} reader(s) and {writers} writer(s) in code.",
+            "{} columns; primary key {primary_key}; foreign keys {}; referenced by {}; mapped by {}; {} reader(s) and {writers} writer(s) in code.",
             a.columns.len(),
-            a.primary_key.as_deref().map(tick).unwrap_or_else(|| "none".into()),
-            crate::primitives::db::list(&a.foreign_keys_out),
-            crate::primitives::db::list(&a.foreign_keys_in),
+            fks(&a.keys.foreign_keys_out, false),
+            fks(&a.keys.foreign_keys_in, true),
             crate::primitives::db::list(&a.entities),
             a.usages.len() - writers,
         ));
         md.h3("Columns");
         columns_table(&mut md, &a.columns);
+        md.h3("Keys");
+        keys_table(&mut md, &a.keys);
+        md.h3("Definitions and changes");
+        history_section(&mut md, &a.history);
         md.h3("Indexes");
         objects_table(&mut md, NodeKind::Index, &a.indexes);
         md.h3("Triggers");

@@ -12,12 +12,14 @@
 //! YAML reader caps how many entries one file may flatten to (anchors and aliases can
 //! otherwise expand a few hundred bytes into billions of keys).
 
+mod deploy;
 mod env;
 mod placeholders;
 mod properties;
 mod scope;
 mod yaml;
 
+pub(crate) use deploy::{parse_deployments, Deployment};
 pub(crate) use scope::{
     application_name as module_application_name, read_configs, ConfigScope, ParsedConfig,
 };
@@ -93,6 +95,21 @@ pub(crate) struct Resolved {
 /// stay in the text as written and are listed in `unresolved`.
 pub(crate) fn resolve_placeholders(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Resolved {
     placeholders::resolve(value, &lookup)
+}
+
+/// Spring's relaxed form of a property name: lower case, no dashes
+/// (`billing.base-url`, `billing.baseUrl` → `billing.baseurl`).
+pub(crate) fn relaxed(key: &str) -> String {
+    key.chars()
+        .filter(|&c| c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The relaxed form an environment variable answers to: `_` is `.`
+/// (`BILLING_BASEURL` → `billing.baseurl`).
+pub(crate) fn relaxed_env(key: &str) -> String {
+    relaxed(&key.replace('_', "."))
 }
 
 /// Parses one config file. Never fails: problems are reported in `warnings`.

@@ -58,6 +58,11 @@ pub(crate) struct ConfigScope<'a> {
     keys: HashMap<&'a str, Vec<&'a ConfigEntry>>,
     /// The first `.env` entry of each key.
     env: HashMap<&'a str, &'a ConfigEntry>,
+    /// The first `.env` entry of each relaxed form (`BILLING_BASEURL` answers
+    /// `billing.baseUrl`).
+    env_relaxed: HashMap<String, &'a ConfigEntry>,
+    /// The module's deployment environment (docker-compose, Kubernetes) by relaxed form.
+    deployment: HashMap<String, &'a ConfigEntry>,
 }
 
 impl<'a> ConfigScope<'a> {
@@ -68,21 +73,48 @@ impl<'a> ConfigScope<'a> {
             keys.entry(e.key.as_str()).or_default().push(e);
         }
         let mut first_env: HashMap<&'a str, &'a ConfigEntry> = HashMap::new();
+        let mut env_relaxed: HashMap<String, &'a ConfigEntry> = HashMap::new();
         for e in env.iter().flat_map(|c| &c.parsed.entries) {
             first_env.entry(e.key.as_str()).or_insert(e);
+            env_relaxed.entry(super::relaxed_env(&e.key)).or_insert(e);
         }
-        ConfigScope { keys, env: first_env }
+        ConfigScope {
+            keys,
+            env: first_env,
+            env_relaxed,
+            deployment: HashMap::new(),
+        }
+    }
+
+    /// This scope with the environment a deployment descriptor gives the module's service
+    /// (after the module's own files, before `.env`).
+    pub(crate) fn with_deployment(mut self, entries: impl IntoIterator<Item = &'a ConfigEntry>) -> Self {
+        for e in entries {
+            self.deployment.entry(super::relaxed_env(&e.key)).or_insert(e);
+        }
+        self
     }
 
     /// The value of `key` for a placeholder in an entry of `profile`: the profile's own
-    /// entry, else the default profile's, else `.env`'s.
+    /// entry, else the default profile's, else the module's deployment environment's, else
+    /// `.env`'s (by name, then by relaxed binding).
     pub(crate) fn lookup(&self, profile: Option<&str>, key: &str) -> Option<String> {
         let entries = self.keys.get(key).map(Vec::as_slice).unwrap_or_default();
-        entries
+        let found = entries
             .iter()
             .find(|e| profile.is_some() && e.profile.as_deref() == profile)
-            .or_else(|| entries.iter().find(|e| e.profile.is_none()))
+            .or_else(|| entries.iter().find(|e| e.profile.is_none()));
+        if let Some(e) = found {
+            return Some(e.value.clone());
+        }
+        if self.deployment.is_empty() && self.env_relaxed.is_empty() {
+            return None;
+        }
+        let form = super::relaxed(key);
+        self.deployment
+            .get(&form)
             .or_else(|| self.env.get(key))
+            .or_else(|| self.env_relaxed.get(&form))
             .map(|e| e.value.clone())
     }
 
@@ -119,6 +151,46 @@ mod tests {
         assert_eq!(scope.lookup(None, "db.host").as_deref(), Some("base-db"));
         assert_eq!(scope.lookup(Some("dev"), "db.host").as_deref(), Some("base-db"));
         assert_eq!(scope.lookup(None, "SMTP_HOST").as_deref(), Some("mail.local"));
+        assert_eq!(
+            scope.lookup(None, "smtp.host").as_deref(),
+            Some("mail.local"),
+            "relaxed binding"
+        );
         assert_eq!(scope.lookup(None, "missing"), None);
+    }
+
+    #[test]
+    fn a_deployment_environment_binds_relaxed_after_the_module_files() {
+        let base = parsed("application.yml", "billing:\n  base-url: http://localhost:8085\n");
+        let env = parsed(".env", "LEDGER_URL=http://from-dotenv\n");
+        let deployment = [
+            crate::lang::config::ConfigEntry {
+                key: "BILLING_BASEURL".into(),
+                value: "http://billing-core:8085".into(),
+                profile: None,
+                line: 3,
+            },
+            crate::lang::config::ConfigEntry {
+                key: "LEDGER_URL".into(),
+                value: "http://ledger:8090".into(),
+                profile: None,
+                line: 4,
+            },
+        ];
+        let scope = ConfigScope::new(&[&base], &[&env]).with_deployment(&deployment);
+        assert_eq!(
+            scope.lookup(None, "billing.base-url").as_deref(),
+            Some("http://localhost:8085"),
+            "the module's own file first"
+        );
+        assert_eq!(
+            scope.lookup(None, "ledger.url").as_deref(),
+            Some("http://ledger:8090")
+        );
+        assert_eq!(
+            scope.lookup(None, "ledgerUrl"),
+            None,
+            "no dot where the variable has an underscore"
+        );
     }
 }

@@ -118,6 +118,15 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
                 .unwrap_or_default(),
             args: args(node, src, depth),
         },
+        "ternary_expression" => match (
+            node.child_by_field_name("consequence"),
+            node.child_by_field_name("alternative"),
+        ) {
+            (Some(a), Some(b)) => {
+                Expr::Choice(vec![build_at(a, src, depth + 1), build_at(b, src, depth + 1)])
+            }
+            _ => Expr::Other,
+        },
         "lambda_expression" => match node.child_by_field_name("body") {
             Some(body) if body.kind() != "block" => Expr::Lambda(Box::new(build_at(body, src, depth + 1))),
             _ => Expr::Other,

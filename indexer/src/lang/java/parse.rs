@@ -236,6 +236,7 @@ impl<'s> Extractor<'s> {
                 is_static,
                 wildcard,
                 line: line(node),
+                alias: None,
             });
         }
     }
@@ -677,6 +678,7 @@ impl<'s> Extractor<'s> {
                         name,
                         ty: format!("{ty}{dims}"),
                         annotations: self.modifiers(p).1,
+                        has_default: false,
                     });
                 }
                 "spread_parameter" => {
@@ -697,6 +699,7 @@ impl<'s> Extractor<'s> {
                         name,
                         ty: format!("{ty}[]"),
                         annotations: self.modifiers(p).1,
+                        has_default: false,
                     });
                 }
                 _ => {}
@@ -812,6 +815,7 @@ impl<'s> Extractor<'s> {
                         arg_exprs,
                         arg_texts,
                         arg_values: self.arg_values(node),
+                        arg_names: Vec::new(),
                         kind: if is_super {
                             CallKind::SuperCall
                         } else {
@@ -843,11 +847,17 @@ impl<'s> Extractor<'s> {
                 }
                 "lambda_expression" => self.lambda_params(node, m),
                 "return_statement" => {
-                    if let (Some(value), Some(ret)) = (node.named_child(0), m.return_type.clone()) {
+                    if let Some(value) = node.named_child(0).filter(|v| !v.kind().ends_with("comment")) {
                         if !inside_lambda(node, body) {
-                            let tree = self.tree(value, m, ctx, 0);
-                            if has_function(&tree) {
-                                m.typed_values.push((ret, tree));
+                            // A helper that builds a base URL or a topic name.
+                            if returns_text(m) {
+                                m.returns.push(expr::build(value, self.src));
+                            }
+                            if let Some(ret) = m.return_type.clone() {
+                                let tree = self.tree(value, m, ctx, 0);
+                                if has_function(&tree) {
+                                    m.typed_values.push((ret, tree));
+                                }
                             }
                         }
                     }
@@ -1391,6 +1401,7 @@ impl<'s> Extractor<'s> {
             arg_exprs,
             arg_texts,
             arg_values,
+            arg_names: Vec::new(),
             kind: CallKind::Method,
             arity_hint: None,
             end: node.end_byte(),
@@ -1414,6 +1425,7 @@ impl<'s> Extractor<'s> {
             arg_exprs,
             arg_texts,
             arg_values: self.arg_values(node),
+            arg_names: Vec::new(),
             kind: CallKind::Constructor,
             arity_hint: None,
             end: node.end_byte(),
@@ -1635,6 +1647,7 @@ impl<'s> Extractor<'s> {
             arg_exprs: Vec::new(),
             arg_texts: Vec::new(),
             arg_values: Vec::new(),
+            arg_names: Vec::new(),
             kind: CallKind::MethodRef,
             arity_hint,
             end: node.end_byte(),
@@ -1695,6 +1708,7 @@ fn implicit_method(decl: &mut TypeDecl, name: &str, params: &[&str], ret: &str, 
                 name: format!("arg{i}"),
                 ty: ty.to_string(),
                 annotations: Vec::new(),
+                has_default: false,
             })
             .collect(),
         return_type: Some(ret.to_string()),
@@ -1705,6 +1719,16 @@ fn implicit_method(decl: &mut TypeDecl, name: &str, params: &[&str], ret: &str, 
         implicit: true,
         ..MethodDecl::default()
     });
+}
+
+/// Whether a method returns text: only such helpers' `return` values are kept.
+fn returns_text(m: &MethodDecl) -> bool {
+    m.return_type.as_deref().is_some_and(|t| {
+        matches!(
+            crate::facts::simple_name(t).as_str(),
+            "String" | "URI" | "CharSequence"
+        )
+    })
 }
 
 /// Whether an expression is (or chooses between) a lambda or a method reference, whose

@@ -13,7 +13,9 @@ use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialec
 use sqlparser::parser::Parser;
 
 use super::scan;
-use super::{AlterOp, Column, ForeignKey, Index, IndexMethod, SchemaStatement, SqlDialect, Statement, Table};
+use super::{
+    AlterOp, Column, ForeignKey, Index, IndexMethod, SchemaStatement, SqlDialect, Statement, Table, UniqueKey,
+};
 
 /// Blanks out header words sqlparser does not know — H2's `CACHED`/`MEMORY` tables, MySQL's
 /// `CREATE FULLTEXT|SPATIAL INDEX`, PostgreSQL's `ON ONLY` — with spaces, so every line and
@@ -171,7 +173,11 @@ fn foreign_key(
 struct ColumnFacts {
     column: Column,
     primary_key: bool,
+    /// `CONSTRAINT name PRIMARY KEY` on the column.
+    primary_key_name: Option<String>,
     unique: bool,
+    /// `CONSTRAINT name UNIQUE` on the column.
+    unique_name: Option<String>,
     foreign_keys: Vec<ForeignKey>,
 }
 
@@ -192,7 +198,9 @@ fn column(statement: &Statement, def: &ColumnDef) -> ColumnFacts {
             line,
         },
         primary_key: false,
+        primary_key_name: None,
         unique: false,
+        unique_name: None,
         foreign_keys: Vec::new(),
     };
     for option in &def.options {
@@ -214,8 +222,14 @@ fn apply_column_option(
         ColumnOption::Null => facts.column.nullable = true,
         ColumnOption::NotNull => facts.column.nullable = false,
         ColumnOption::Default(expr) => facts.column.default = Some(expr.to_string()),
-        ColumnOption::PrimaryKey(_) => facts.primary_key = true,
-        ColumnOption::Unique(_) => facts.unique = true,
+        ColumnOption::PrimaryKey(_) => {
+            facts.primary_key = true;
+            facts.primary_key_name = name.map(|n| n.value.clone());
+        }
+        ColumnOption::Unique(_) => {
+            facts.unique = true;
+            facts.unique_name = name.map(|n| n.value.clone());
+        }
         ColumnOption::ForeignKey(fk) => {
             let columns = vec![facts.column.name.clone()];
             let line = facts.column.line;
@@ -245,8 +259,8 @@ fn apply_column_option(
 
 /// What a table-level constraint contributes.
 enum ConstraintFact {
-    PrimaryKey(Vec<String>),
-    Unique(Vec<String>, Option<Index>),
+    PrimaryKey(Option<String>, Vec<String>),
+    Unique(UniqueKey, Option<Index>),
     ForeignKey(ForeignKey),
     Index(Index),
 }
@@ -262,14 +276,24 @@ fn constraint(statement: &Statement, table: &str, c: &TableConstraint) -> Option
         line,
     };
     Some(match c {
-        TableConstraint::PrimaryKey(pk) => ConstraintFact::PrimaryKey(index_columns(&pk.columns)),
+        TableConstraint::PrimaryKey(pk) => ConstraintFact::PrimaryKey(
+            pk.index_name
+                .as_ref()
+                .or(pk.name.as_ref())
+                .map(|n| n.value.clone()),
+            index_columns(&pk.columns),
+        ),
         TableConstraint::Unique(u) => {
             let columns = index_columns(&u.columns);
             // A named unique key is also an index by that name (MySQL `UNIQUE KEY ux (…)`,
             // PostgreSQL `CONSTRAINT ux UNIQUE (…)` both create one).
             let name = u.index_name.as_ref().or(u.name.as_ref());
             let ix = name.map(|n| index(Some(n), columns.clone(), true, method(u.index_type.as_ref())));
-            ConstraintFact::Unique(columns, ix)
+            let key = UniqueKey {
+                name: name.map(|n| n.value.clone()),
+                columns,
+            };
+            ConstraintFact::Unique(key, ix)
         }
         TableConstraint::ForeignKey(fk) => {
             ConstraintFact::ForeignKey(foreign_key(statement, fk, None, idents(&fk.columns), line))
@@ -308,6 +332,7 @@ pub(super) fn create_table(
         schema,
         columns: Vec::new(),
         primary_key: Vec::new(),
+        primary_key_name: None,
         unique_keys: Vec::new(),
         foreign_keys: Vec::new(),
         partition_of: ct.partition_of.as_ref().map(|p| split_name(p).1),
@@ -321,18 +346,27 @@ pub(super) fn create_table(
         let facts = column(statement, def);
         if facts.primary_key {
             table.primary_key.push(facts.column.name.clone());
+            if facts.primary_key_name.is_some() {
+                table.primary_key_name.clone_from(&facts.primary_key_name);
+            }
         }
         if facts.unique {
-            table.unique_keys.push(vec![facts.column.name.clone()]);
+            table.unique_keys.push(UniqueKey {
+                name: facts.unique_name.clone(),
+                columns: vec![facts.column.name.clone()],
+            });
         }
         table.foreign_keys.extend(facts.foreign_keys);
         table.columns.push(facts.column);
     }
     for c in &ct.constraints {
         match constraint(statement, &name, c) {
-            Some(ConstraintFact::PrimaryKey(cols)) => table.primary_key = cols,
-            Some(ConstraintFact::Unique(cols, ix)) => {
-                table.unique_keys.push(cols);
+            Some(ConstraintFact::PrimaryKey(name, cols)) => {
+                table.primary_key = cols;
+                table.primary_key_name = name;
+            }
+            Some(ConstraintFact::Unique(key, ix)) => {
+                table.unique_keys.push(key);
                 indexes.extend(ix);
             }
             Some(ConstraintFact::ForeignKey(fk)) => table.foreign_keys.push(fk),
@@ -388,9 +422,11 @@ pub(super) fn alter_table(
         match op {
             AlterTableOperation::AddConstraint { constraint: c, .. } => {
                 match constraint(statement, &table, c) {
-                    Some(ConstraintFact::PrimaryKey(cols)) => ops.push(AlterOp::AddPrimaryKey(cols)),
-                    Some(ConstraintFact::Unique(cols, ix)) => {
-                        ops.push(AlterOp::AddUnique(cols));
+                    Some(ConstraintFact::PrimaryKey(name, columns)) => {
+                        ops.push(AlterOp::AddPrimaryKey { name, columns });
+                    }
+                    Some(ConstraintFact::Unique(key, ix)) => {
+                        ops.push(AlterOp::AddUnique(key));
                         ops.extend(ix.map(AlterOp::AddIndex));
                     }
                     Some(ConstraintFact::ForeignKey(fk)) => ops.push(AlterOp::AddForeignKey(fk)),
@@ -403,10 +439,16 @@ pub(super) fn alter_table(
                 let name = facts.column.name.clone();
                 ops.push(AlterOp::AddColumn(facts.column));
                 if facts.primary_key {
-                    ops.push(AlterOp::AddPrimaryKey(vec![name.clone()]));
+                    ops.push(AlterOp::AddPrimaryKey {
+                        name: facts.primary_key_name.clone(),
+                        columns: vec![name.clone()],
+                    });
                 }
                 if facts.unique {
-                    ops.push(AlterOp::AddUnique(vec![name]));
+                    ops.push(AlterOp::AddUnique(UniqueKey {
+                        name: facts.unique_name.clone(),
+                        columns: vec![name],
+                    }));
                 }
                 ops.extend(facts.foreign_keys.into_iter().map(AlterOp::AddForeignKey));
             }
@@ -431,7 +473,10 @@ pub(super) fn alter_table(
             | AlterTableOperation::DropIndex { name } => {
                 ops.push(AlterOp::DropConstraint(name.value.clone()));
             }
-            AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::AddPrimaryKey(Vec::new())),
+            AlterTableOperation::DropPrimaryKey { .. } => ops.push(AlterOp::AddPrimaryKey {
+                name: None,
+                columns: Vec::new(),
+            }),
             AlterTableOperation::AlterColumn { column_name, op } => {
                 let col = column_name.value.clone();
                 match op {

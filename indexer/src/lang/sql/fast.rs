@@ -10,7 +10,9 @@
 //! different. `tests::fast_path_*` prove the equality on generated and fixture DDL.
 
 use super::scan::{self, Kind, Tok};
-use super::{AlterOp, Column, ForeignKey, Index, IndexMethod, SchemaStatement, SqlDialect, Statement, Table};
+use super::{
+    AlterOp, Column, ForeignKey, Index, IndexMethod, SchemaStatement, SqlDialect, Statement, Table, UniqueKey,
+};
 
 /// Words that are never read as a bare name here: sqlparser gives them a meaning in some
 /// position (a constraint, an option, a special expression), so a name spelled like one
@@ -177,6 +179,7 @@ pub(super) fn create_table(statement: &Statement, dialect: SqlDialect) -> Option
         schema: schema.map(str::to_owned),
         columns: Vec::new(),
         primary_key: Vec::new(),
+        primary_key_name: None,
         unique_keys: Vec::new(),
         foreign_keys: Vec::new(),
         partition_of: None,
@@ -195,9 +198,15 @@ pub(super) fn create_table(statement: &Statement, dialect: SqlDialect) -> Option
             let facts = r.column()?;
             if facts.primary_key {
                 table.primary_key.push(facts.column.name.clone());
+                if facts.primary_key_name.is_some() {
+                    table.primary_key_name.clone_from(&facts.primary_key_name);
+                }
             }
             if facts.unique {
-                table.unique_keys.push(vec![facts.column.name.clone()]);
+                table.unique_keys.push(UniqueKey {
+                    name: facts.unique_name.clone(),
+                    columns: vec![facts.column.name.clone()],
+                });
             }
             table.foreign_keys.extend(facts.foreign_keys);
             table.columns.push(facts.column);
@@ -212,9 +221,12 @@ pub(super) fn create_table(statement: &Statement, dialect: SqlDialect) -> Option
     let mut indexes = Vec::new();
     for c in constraints {
         match c {
-            Constraint::PrimaryKey(cols) => table.primary_key = cols,
-            Constraint::Unique(cols, ix) => {
-                table.unique_keys.push(cols);
+            Constraint::PrimaryKey(name, cols) => {
+                table.primary_key = cols;
+                table.primary_key_name = name;
+            }
+            Constraint::Unique(key, ix) => {
+                table.unique_keys.push(key);
                 indexes.extend(ix);
             }
             Constraint::ForeignKey(fk) => table.foreign_keys.push(fk),
@@ -281,9 +293,9 @@ pub(super) fn alter_table(statement: &Statement, dialect: SqlDialect) -> Option<
         r.word("add")?;
         if r.starts_constraint() {
             match r.constraint(table)? {
-                Constraint::PrimaryKey(cols) => ops.push(AlterOp::AddPrimaryKey(cols)),
-                Constraint::Unique(cols, ix) => {
-                    ops.push(AlterOp::AddUnique(cols));
+                Constraint::PrimaryKey(name, columns) => ops.push(AlterOp::AddPrimaryKey { name, columns }),
+                Constraint::Unique(key, ix) => {
+                    ops.push(AlterOp::AddUnique(key));
                     ops.extend(ix.map(AlterOp::AddIndex));
                 }
                 Constraint::ForeignKey(fk) => ops.push(AlterOp::AddForeignKey(fk)),
@@ -295,10 +307,16 @@ pub(super) fn alter_table(statement: &Statement, dialect: SqlDialect) -> Option<
             let name = facts.column.name.clone();
             ops.push(AlterOp::AddColumn(facts.column));
             if facts.primary_key {
-                ops.push(AlterOp::AddPrimaryKey(vec![name.clone()]));
+                ops.push(AlterOp::AddPrimaryKey {
+                    name: facts.primary_key_name.clone(),
+                    columns: vec![name.clone()],
+                });
             }
             if facts.unique {
-                ops.push(AlterOp::AddUnique(vec![name]));
+                ops.push(AlterOp::AddUnique(UniqueKey {
+                    name: facts.unique_name.clone(),
+                    columns: vec![name],
+                }));
             }
             ops.extend(facts.foreign_keys.into_iter().map(AlterOp::AddForeignKey));
         }
@@ -339,14 +357,18 @@ fn tokens(statement: &Statement, dialect: SqlDialect) -> Option<Vec<Tok<'_>>> {
 struct ColumnFacts {
     column: Column,
     primary_key: bool,
+    /// `CONSTRAINT name PRIMARY KEY` on the column.
+    primary_key_name: Option<String>,
     unique: bool,
+    /// `CONSTRAINT name UNIQUE` on the column.
+    unique_name: Option<String>,
     foreign_keys: Vec<ForeignKey>,
 }
 
 /// What a table constraint says.
 enum Constraint {
-    PrimaryKey(Vec<String>),
-    Unique(Vec<String>, Option<Index>),
+    PrimaryKey(Option<String>, Vec<String>),
+    Unique(UniqueKey, Option<Index>),
     ForeignKey(ForeignKey),
     Index(Index),
 }
@@ -764,7 +786,9 @@ impl<'t, 'a> Reader<'t, 'a> {
                 line,
             },
             primary_key: false,
+            primary_key_name: None,
             unique: false,
+            unique_name: None,
             foreign_keys: Vec::new(),
         };
         loop {
@@ -783,8 +807,10 @@ impl<'t, 'a> Reader<'t, 'a> {
             } else if self.eat("primary") {
                 self.word("key")?;
                 facts.primary_key = true;
+                facts.primary_key_name = constraint_name.map(str::to_owned);
             } else if self.eat("unique") {
                 facts.unique = true;
+                facts.unique_name = constraint_name.map(str::to_owned);
             } else if self.eat("references") {
                 let (ref_schema, ref_table, ref_columns) = self.references()?;
                 facts.foreign_keys.push(ForeignKey {
@@ -838,7 +864,7 @@ impl<'t, 'a> Reader<'t, 'a> {
         let constraint = if self.eat("primary") {
             self.word("key")?;
             let (cols, _) = self.index_columns()?;
-            Constraint::PrimaryKey(cols)
+            Constraint::PrimaryKey(name.map(str::to_owned), cols)
         } else if self.eat("unique") {
             let mut index_name = None;
             let mut index_at = usize::MAX;
@@ -848,7 +874,8 @@ impl<'t, 'a> Reader<'t, 'a> {
             }
             let (cols, cols_at) = self.index_columns()?;
             let line = self.line_of(first.min(index_at).min(cols_at));
-            let ix = index_name.or(name).map(|n| Index {
+            let key_name = index_name.or(name);
+            let ix = key_name.map(|n| Index {
                 name: Some(n.to_owned()),
                 table: table.to_owned(),
                 columns: cols.clone(),
@@ -856,7 +883,11 @@ impl<'t, 'a> Reader<'t, 'a> {
                 method: IndexMethod::BTree,
                 line,
             });
-            Constraint::Unique(cols, ix)
+            let key = UniqueKey {
+                name: key_name.map(str::to_owned),
+                columns: cols,
+            };
+            Constraint::Unique(key, ix)
         } else if self.eat("foreign") {
             self.word("key")?;
             if !self.peek_punct(b'(') {

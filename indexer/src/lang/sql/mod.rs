@@ -18,6 +18,7 @@ use rayon::prelude::*;
 
 mod ddl;
 mod fast;
+mod history;
 mod objects;
 mod replay;
 mod scan;
@@ -27,10 +28,9 @@ mod split;
 mod tests;
 mod usage;
 
-// The product pipeline is the caller of these; until it is wired, only the tests use them.
-pub(crate) use replay::read_repository_schema;
-#[allow(unused_imports)]
-pub(crate) use schema::{flyway_order, Schema};
+pub(crate) use history::TableHistory;
+pub(crate) use replay::replay_scripts;
+pub(crate) use schema::{flyway_order, ChangeSetRef, Origin, Place, Schema};
 pub(crate) use split::{split_statements, Statement};
 pub(crate) use usage::{jpql_touches, spring_table_name, sql_touches};
 
@@ -90,6 +90,15 @@ pub(crate) struct ForeignKey {
     pub(crate) line: u32,
 }
 
+/// A unique constraint of a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UniqueKey {
+    /// The constraint name, when one is given.
+    pub(crate) name: Option<String>,
+    /// Its columns, in key order.
+    pub(crate) columns: Vec<String>,
+}
+
 /// A table as created and then altered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Table {
@@ -101,8 +110,10 @@ pub(crate) struct Table {
     pub(crate) columns: Vec<Column>,
     /// Primary-key columns in key order; empty when there is none.
     pub(crate) primary_key: Vec<String>,
-    /// Each unique constraint's columns.
-    pub(crate) unique_keys: Vec<Vec<String>>,
+    /// The primary key's constraint name, when one is given (`CONSTRAINT orders_pkey`).
+    pub(crate) primary_key_name: Option<String>,
+    /// Unique constraints.
+    pub(crate) unique_keys: Vec<UniqueKey>,
     /// Foreign keys.
     pub(crate) foreign_keys: Vec<ForeignKey>,
     /// The parent of a PostgreSQL `PARTITION OF` table.
@@ -284,9 +295,14 @@ pub(crate) enum AlterOp {
     /// `ALTER COLUMN … TYPE`.
     SetType(String, String),
     /// `ADD PRIMARY KEY`; `DROP PRIMARY KEY` sets an empty key.
-    AddPrimaryKey(Vec<String>),
+    AddPrimaryKey {
+        /// The constraint name, when one is given.
+        name: Option<String>,
+        /// The key's columns.
+        columns: Vec<String>,
+    },
     /// `ADD UNIQUE`.
-    AddUnique(Vec<String>),
+    AddUnique(UniqueKey),
     /// `ADD FOREIGN KEY`.
     AddForeignKey(ForeignKey),
     /// MySQL `ADD INDEX`/`ADD KEY`/`ADD FULLTEXT`, or a named unique constraint's index.
@@ -321,6 +337,8 @@ pub(crate) enum SchemaStatement {
         kind: ObjectKind,
         /// The dropped objects' unqualified names.
         names: Vec<String>,
+        /// The table of PostgreSQL's `DROP TRIGGER name ON table`.
+        on: Option<String>,
     },
 }
 
@@ -338,25 +356,31 @@ pub(crate) struct SqlWarning {
 pub(crate) struct SchemaFile {
     /// Understood DDL statements.
     pub(crate) statements: Vec<SchemaStatement>,
+    /// The 1-based line of the statement each of `statements` came from (one per fact).
+    pub(crate) lines: Vec<u32>,
     /// Skipped statements.
     pub(crate) warnings: Vec<SqlWarning>,
 }
 
 /// Guesses a file's dialect from its name, then from hints in its text.
 pub(crate) fn detect_dialect(path: &str, text: &str) -> SqlDialect {
-    let file = path
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(path)
-        .to_ascii_lowercase();
-    let named = |keys: &[&str]| keys.iter().any(|k| file.contains(k));
-    if named(&["mysql", "mariadb"]) {
+    let mut parts = path.rsplit(['/', '\\']);
+    let file = parts.next().unwrap_or(path).to_ascii_lowercase();
+    // The folder counts too: sample schemas sit in `db/mysql/schema.sql`, `db/h2/…`.
+    let folder = parts.next().unwrap_or_default().to_ascii_lowercase();
+    let named = |keys: &[&str], folders: &[&str]| {
+        keys.iter().any(|k| file.contains(k)) || folders.contains(&folder.as_str())
+    };
+    if named(&["mysql", "mariadb"], &["mysql", "mariadb"]) {
         return SqlDialect::MySql;
     }
-    if named(&["postgres", "pgsql", "-pg.", "_pg."]) {
+    if named(
+        &["postgres", "pgsql", "-pg.", "_pg."],
+        &["postgres", "postgresql", "pgsql", "pg"],
+    ) {
         return SqlDialect::Postgres;
     }
-    if named(&["h2", "hsql"]) {
+    if named(&["h2", "hsql"], &["h2", "hsql", "hsqldb"]) {
         return SqlDialect::H2;
     }
     // Only the head of a huge dump is looked at; hints sit in the first statements.
@@ -415,7 +439,11 @@ pub(crate) fn parse_schema_file(path: &str, text: &str, dialect: SqlDialect) -> 
     let mut file = SchemaFile::default();
     for (statement, result) in statements.iter().zip(parsed) {
         match result {
-            Ok(facts) => file.statements.extend(facts),
+            Ok(facts) => {
+                file.lines
+                    .extend(std::iter::repeat_n(statement.line, facts.len()));
+                file.statements.extend(facts);
+            }
             Err(message) => file.warnings.push(SqlWarning {
                 line: statement.line,
                 message,
@@ -606,4 +634,38 @@ fn shape(text: &str) -> Shape {
         return Shape::Ignored;
     }
     Shape::Unknown
+}
+
+/// Adds `offset` to every line of `file`: statements read from a part of a file (a
+/// Liquibase changeset's SQL) keep the file's line numbers.
+pub(crate) fn shift_lines(file: &mut SchemaFile, offset: u32) {
+    let shift = |line: &mut u32| *line = line.saturating_add(offset);
+    for statement in &mut file.statements {
+        match statement {
+            SchemaStatement::CreateTable(t) => {
+                shift(&mut t.line);
+                t.columns.iter_mut().for_each(|c| shift(&mut c.line));
+                t.foreign_keys.iter_mut().for_each(|fk| shift(&mut fk.line));
+            }
+            SchemaStatement::CreateIndex(i) => shift(&mut i.line),
+            SchemaStatement::CreateView(v) => shift(&mut v.line),
+            SchemaStatement::CreateTrigger(t) => shift(&mut t.line),
+            SchemaStatement::CreateRoutine(r) => shift(&mut r.line),
+            SchemaStatement::AlterTable { ops, .. } => {
+                for op in ops {
+                    match op {
+                        AlterOp::AddColumn(c) | AlterOp::ReplaceColumn { column: c, .. } => {
+                            shift(&mut c.line)
+                        }
+                        AlterOp::AddForeignKey(fk) => shift(&mut fk.line),
+                        AlterOp::AddIndex(i) => shift(&mut i.line),
+                        _ => {}
+                    }
+                }
+            }
+            SchemaStatement::Drop { .. } => {}
+        }
+    }
+    file.lines.iter_mut().for_each(shift);
+    file.warnings.iter_mut().for_each(|w| shift(&mut w.line));
 }

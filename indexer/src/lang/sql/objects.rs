@@ -250,7 +250,14 @@ pub(super) fn drop(statement: &Statement) -> Result<Vec<SchemaStatement>, String
     if names.is_empty() {
         return Err("DROP without a name".to_owned());
     }
-    Ok(vec![SchemaStatement::Drop { kind, names }])
+    // PostgreSQL names the table of a trigger (`DROP TRIGGER t ON orders`): trigger names
+    // are unique per table there.
+    let on = if kind == ObjectKind::Trigger && toks.get(i).is_some_and(|t| t.is("on")) {
+        qname_at(&toks, i + 1).map(|(table, _)| table.name().to_owned())
+    } else {
+        None
+    };
+    Ok(vec![SchemaStatement::Drop { kind, names, on }])
 }
 
 /// MySQL `RENAME TABLE a TO b [, c TO d]`.

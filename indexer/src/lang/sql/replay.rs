@@ -1,34 +1,27 @@
-//! A repository's SQL scripts replayed into one schema: every script (test resources
-//! aside) parsed in parallel, then applied in Flyway order, so a later `ALTER TABLE`
-//! changes the table the graph shows.
-
-use std::collections::HashMap;
+//! A repository's SQL scripts replayed into one schema: every script parsed in parallel,
+//! then applied in Flyway order, each file as the origin of what it makes, so a later
+//! `ALTER TABLE` changes the table the graph shows and the table's history says which file
+//! did.
 
 use rayon::prelude::*;
-use semgraph_storage::{keys, Warning};
+use semgraph_storage::Warning;
 
-use super::{detect_dialect, flyway_order, parse_schema_file, Schema, SchemaFile, SchemaStatement};
-use crate::walk::{self, SourceFile, SourceKind};
+use super::{detect_dialect, flyway_order, parse_schema_file, Origin, Schema, SchemaFile};
+use crate::walk::{self, SourceFile};
 
-/// The schema of one repository and what reading it said.
+/// What replaying the scripts said.
 #[derive(Default)]
-pub(crate) struct RepositorySchema {
-    pub(crate) schema: Schema,
-    /// The file each table, view, trigger and routine was created in, by normalised name.
-    pub(crate) placed: HashMap<String, String>,
+pub(crate) struct ScriptsRead {
     /// Statements read.
     pub(crate) statements: u64,
     pub(crate) warnings: Vec<Warning>,
 }
 
-/// Reads, parses and replays the SQL scripts among `files`.
-pub(crate) fn read_repository_schema(files: &[SourceFile]) -> RepositorySchema {
-    let scripts: Vec<&SourceFile> = files
-        .iter()
-        .filter(|f| f.kind == SourceKind::Sql && !f.rel.contains("src/test/"))
-        .collect();
+/// Reads, parses and applies `scripts` into `schema`, in Flyway order.
+pub(crate) fn replay_scripts(scripts: &[&SourceFile], schema: &mut Schema) -> ScriptsRead {
     let order = flyway_order(&scripts.iter().map(|f| f.rel.clone()).collect::<Vec<_>>());
-    let by_rel: HashMap<&str, &SourceFile> = scripts.iter().map(|f| (f.rel.as_str(), *f)).collect();
+    let by_rel: std::collections::HashMap<&str, &SourceFile> =
+        scripts.iter().map(|f| (f.rel.as_str(), *f)).collect();
     // Files are read and parsed in parallel (each also parses its statements in parallel);
     // only applying them to the schema needs Flyway order.
     let parsed: Vec<(&SourceFile, Vec<Warning>, Option<SchemaFile>)> = order
@@ -43,7 +36,7 @@ pub(crate) fn read_repository_schema(files: &[SourceFile]) -> RepositorySchema {
             (file, warnings, parsed)
         })
         .collect();
-    let mut out = RepositorySchema::default();
+    let mut out = ScriptsRead::default();
     for (file, mut warnings, parsed) in parsed {
         out.warnings.append(&mut warnings);
         let Some(parsed) = parsed else {
@@ -56,20 +49,12 @@ pub(crate) fn read_repository_schema(files: &[SourceFile]) -> RepositorySchema {
                 message: warning.message.clone(),
             });
         }
-        for statement in &parsed.statements {
-            let name = match statement {
-                SchemaStatement::CreateTable(t) => Some(&t.name),
-                SchemaStatement::CreateView(v) => Some(&v.name),
-                SchemaStatement::CreateTrigger(t) => Some(&t.name),
-                SchemaStatement::CreateRoutine(r) => Some(&r.name),
-                _ => None,
-            };
-            if let Some(name) = name {
-                out.placed.insert(keys::table_name(name), file.rel.clone());
-            }
-        }
         out.statements += parsed.statements.len() as u64;
-        out.schema.absorb(parsed);
+        schema.set_origin(Origin {
+            file: file.rel.clone(),
+            changeset: None,
+        });
+        schema.absorb(parsed);
     }
     out
 }

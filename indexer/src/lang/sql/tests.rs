@@ -43,10 +43,16 @@ fn render(schema: &Schema) -> String {
             let _ = writeln!(out, "{line} @{}", c.line);
         }
         if !t.primary_key.is_empty() {
-            let _ = writeln!(out, "  pk ({})", t.primary_key.join(", "));
+            let name = t
+                .primary_key_name
+                .as_deref()
+                .map(|n| format!("{n} "))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  pk {name}({})", t.primary_key.join(", "));
         }
         for u in &t.unique_keys {
-            let _ = writeln!(out, "  unique ({})", u.join(", "));
+            let name = u.name.as_deref().map(|n| format!("{n} ")).unwrap_or_default();
+            let _ = writeln!(out, "  unique {name}({})", u.columns.join(", "));
         }
         for fk in &t.foreign_keys {
             let target = match &fk.ref_schema {
@@ -166,6 +172,13 @@ const ACME_PRODUCTS: &[(&str, &[&str])] = &[
         "notifications",
         &["fixtures/acme/notifications/src/main/resources/schema.sql"],
     ),
+    (
+        "logistics",
+        &[
+            "fixtures/acme/shipping/shipping-service/src/main/resources/db/migration/V2__parcels.sql",
+            "fixtures/acme/shipping/shipping-service/src/main/resources/db/migration/V1__shipments.sql",
+        ],
+    ),
 ];
 
 fn joined<S: AsRef<str>>(items: &[S]) -> String {
@@ -177,17 +190,40 @@ fn sorted(mut rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
     rows
 }
 
+/// Each product of the fixture company replayed as the pipeline replays a repository: its
+/// scripts in Flyway order and its Liquibase changelogs.
 fn acme() -> Vec<(&'static str, Schema)> {
-    ACME_PRODUCTS
-        .iter()
-        .map(|(product, files)| {
-            let (schema, parsed) = schema_of(files);
-            for file in &parsed {
-                assert!(file.warnings.is_empty(), "{product}: {:?}", file.warnings);
-            }
-            (*product, schema)
-        })
-        .collect()
+    // (product, its repository's folder), as fixtures/acme/semgraph.toml names them.
+    [
+        ("orders", "orders"),
+        ("payments", "payments"),
+        ("inventory", "inventory"),
+        ("notifications", "notifications"),
+        ("catalog", "catalog"),
+        ("logistics", "shipping"),
+    ]
+    .into_iter()
+    .map(|(product, folder)| {
+        let root = crate::testing::repo_root().join("fixtures/acme").join(folder);
+        let mut warnings = Vec::new();
+        let files = crate::walk::walk_repo(&root, &mut warnings);
+        let configs = crate::lang::config::read_configs(&files, &mut warnings);
+        let refs: Vec<&crate::lang::config::ParsedConfig> = configs.iter().collect();
+        let scope = crate::lang::config::ConfigScope::new(&refs, &[]);
+        let config = |key: &str| scope.lookup(None, key);
+        let modules = [crate::lang::liquibase::ModuleChangelogs {
+            dir: "",
+            config: &config,
+        }];
+        let read = crate::lang::schemas::read_repository_schema(&files, &modules);
+        // The catalog's changelogs warn on purpose (a changelog nobody includes, a
+        // property with a value per database); every other product reads cleanly.
+        if product != "catalog" {
+            assert!(read.warnings.is_empty(), "{product}: {:?}", read.warnings);
+        }
+        (product, read.schema)
+    })
+    .collect()
 }
 
 #[test]
@@ -276,6 +312,40 @@ fn acme_triggers_match_expected() {
 }
 
 #[test]
+fn acme_constraint_names_match_expected() {
+    let schemas = acme();
+    for row in expected_rows("Constraint names") {
+        let (product, table, kind, name, columns, target) =
+            (&row[0], &row[1], &row[2], &row[3], &row[4], &row[5]);
+        let schema = &schemas.iter().find(|(p, _)| p == product).expect("product").1;
+        let t = schema.table(table).unwrap_or_else(|| panic!("{product}.{table}"));
+        let found = match kind.as_str() {
+            "primary key" => {
+                t.primary_key_name.as_deref() == Some(name) && joined(&t.primary_key) == *columns
+            }
+            "unique" => t
+                .unique_keys
+                .iter()
+                .any(|k| k.name.as_deref() == Some(name) && joined(&k.columns) == *columns),
+            _ => t.foreign_keys.iter().any(|fk| {
+                let cols = if fk.ref_columns.is_empty() {
+                    schema
+                        .table(&fk.ref_table)
+                        .map(|r| r.primary_key.clone())
+                        .unwrap_or_default()
+                } else {
+                    fk.ref_columns.clone()
+                };
+                fk.name.as_deref() == Some(name)
+                    && joined(&fk.columns) == *columns
+                    && format!("{}.{}", fk.ref_table, joined(&cols)) == *target
+            }),
+        };
+        assert!(found, "{product}.{table}: {kind} {name} ({columns}) -> {target}");
+    }
+}
+
+#[test]
 fn acme_views_match_expected() {
     let mut actual = Vec::new();
     for (_, schema) in acme() {
@@ -341,7 +411,7 @@ table authors @6
   name VARCHAR(120) not null @8
   bio TEXT @9
   pk (id)
-  unique (name)
+  unique ux_authors_name (name)
 table catalog.books @14
   id BIGINT not null identity @15
   author_id INT UNSIGNED not null @16
@@ -443,7 +513,7 @@ table parcels @9
   weight_grams INT not null default 0 @12
   label VARCHAR(64) @13
   pk (id)
-  unique (label)
+  unique uq_parcels_label (label)
   fk fk_parcels_carrier (carrier_id) -> carriers (id) @14
 index uq_parcels_label on parcels (label) unique BTree @15
 index ix_parcels_carrier on parcels (carrier_id) BTree @18
@@ -1309,4 +1379,253 @@ fn fast_path_agrees_with_sqlparser_on_fixture_ddl() {
         }
     }
     assert!(fast > 20, "fast path took only {fast} fixture statements");
+}
+
+// ---------------------------------------------------------------------------------------
+// Constraint names, per-table triggers and tables defined in several files: each file
+// replayed with its origin, rendered with places and histories, against golden files.
+
+/// Replays `files` (repository-relative) in Flyway order, each file the origin of what it
+/// makes, as the repository replay does.
+fn replay(files: &[String]) -> (Schema, Vec<String>) {
+    let mut schema = Schema::default();
+    let mut warnings = Vec::new();
+    for path in flyway_order(files) {
+        let text = read(&path);
+        let file = parse_schema_file(&path, &text, detect_dialect(&path, &text));
+        for w in &file.warnings {
+            warnings.push(format!("warning {path}:{}: {}", w.line, w.message));
+        }
+        schema.set_origin(Origin {
+            file: path.clone(),
+            changeset: None,
+        });
+        schema.absorb(file);
+    }
+    schema.finish();
+    (schema, warnings)
+}
+
+/// The SQL files under a fixture folder, sorted by path (as the walk lists them).
+fn sql_files_under(folder: &str) -> Vec<String> {
+    let root = crate::testing::repo_root();
+    let mut out = Vec::new();
+    let mut pending = vec![root.join(folder)];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixture folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "sql") {
+                let rel = path.strip_prefix(&root).expect("under the root");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// [`render`] plus where each table and trigger was made and each table's history.
+fn render_placed(schema: &Schema, prefix: &str) -> String {
+    let strip = |label: String| label.replace(prefix, "");
+    let mut out = render(schema);
+    out.push('\n');
+    for (t, place) in schema.tables_placed() {
+        let _ = writeln!(
+            out,
+            "table {} created by {}",
+            t.name,
+            place.map_or_else(|| "-".to_owned(), |p| strip(p.label()))
+        );
+        let Some(history) = schema.history(&t.name) else {
+            continue;
+        };
+        if history.definitions.len() > 1 {
+            for d in &history.definitions {
+                let _ = writeln!(out, "  defined in {}", strip(d.place.label()));
+            }
+            for d in history.differences() {
+                let _ = writeln!(out, "  differs: {}", strip(d));
+            }
+        }
+        for c in &history.changes {
+            let _ = writeln!(out, "  changed by {}: {}", strip(c.place.label()), c.what);
+        }
+    }
+    for (t, place) in schema.triggers_placed() {
+        let _ = writeln!(
+            out,
+            "trigger {}.{} at {}",
+            t.table,
+            t.name,
+            place.map_or_else(|| "-".to_owned(), |p| strip(p.label()))
+        );
+    }
+    out
+}
+
+#[test]
+fn constraint_names_of_a_pg_dump_are_kept() {
+    let input = "fixtures/sql/constraints/shop-dump.sql";
+    let (schema, warnings) = replay(&[input.to_owned()]);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let orders = schema.table("orders").expect("orders");
+    assert_eq!(orders.primary_key_name.as_deref(), Some("orders_pkey"));
+    let fk = &orders.foreign_keys[0];
+    assert_eq!(
+        (
+            fk.name.as_deref(),
+            fk.columns.join(","),
+            fk.ref_table.as_str(),
+            fk.ref_columns.join(",")
+        ),
+        (
+            Some("fk_orders_customer"),
+            "customer_id".to_owned(),
+            "customers",
+            "id".to_owned()
+        )
+    );
+    let customers = schema.table("customers").expect("customers");
+    assert_eq!(
+        customers.unique_keys[0].name.as_deref(),
+        Some("customers_email_key")
+    );
+    crate::testing::assert_golden(input, &render_placed(&schema, "fixtures/sql/constraints/"));
+}
+
+#[test]
+fn fifteen_touch_updated_at_triggers_on_fifteen_tables_stay_fifteen() {
+    let (schema, _) = replay(&["fixtures/sql/constraints/shop-dump.sql".to_owned()]);
+    let triggers = schema.triggers();
+    let touch: Vec<&str> = triggers
+        .iter()
+        .filter(|t| t.name == "touch_updated_at")
+        .map(|t| t.table.as_str())
+        .collect();
+    // Sixteen created, the audit log's dropped with `DROP TRIGGER … ON audit_log`.
+    assert_eq!(touch.len(), 15, "{touch:?}");
+    assert!(!touch.contains(&"audit_log"));
+    let check: Vec<&str> = triggers
+        .iter()
+        .filter(|t| t.name == "check_amount")
+        .map(|t| t.table.as_str())
+        .collect();
+    assert_eq!(check, ["payments", "refunds"]);
+}
+
+#[test]
+fn drop_trigger_without_a_table_drops_every_trigger_of_that_name() {
+    let mut schema = Schema::default();
+    let text = "CREATE TABLE a (id INT);\nCREATE TABLE b (id INT);\n\
+                CREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW SET NEW.id = 1;\n\
+                CREATE TRIGGER t BEFORE INSERT ON b FOR EACH ROW SET NEW.id = 1;\n\
+                CREATE TRIGGER u BEFORE INSERT ON b FOR EACH ROW SET NEW.id = 2;\n\
+                DROP TRIGGER t;\n";
+    schema.apply(&parse_schema_file("x.sql", text, SqlDialect::MySql));
+    let left: Vec<String> = schema
+        .triggers()
+        .iter()
+        .map(|t| format!("{}.{}", t.table, t.name))
+        .collect();
+    assert_eq!(left, ["b.u"]);
+}
+
+#[test]
+fn renaming_a_table_moves_its_triggers_and_history() {
+    let mut schema = Schema::default();
+    schema.set_origin(Origin {
+        file: "V1__a.sql".into(),
+        changeset: None,
+    });
+    schema.apply(&parse_schema_file(
+        "V1__a.sql",
+        "CREATE TABLE a (id INT);\nCREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW EXECUTE FUNCTION f();\n",
+        SqlDialect::Postgres,
+    ));
+    schema.set_origin(Origin {
+        file: "V2__b.sql".into(),
+        changeset: None,
+    });
+    schema.apply(&parse_schema_file(
+        "V2__b.sql",
+        "ALTER TABLE a RENAME TO b;\nDROP TRIGGER t ON b;\n",
+        SqlDialect::Postgres,
+    ));
+    schema.finish();
+    assert!(schema.table("a").is_none());
+    assert!(
+        schema.triggers().is_empty(),
+        "the trigger moved with its table and was dropped there"
+    );
+    let history = schema.history("b").expect("history moved");
+    assert_eq!(history.changes.len(), 1);
+    assert_eq!(history.changes[0].what, "rename table to b");
+    assert_eq!(history.changes[0].place.label(), "V2__b.sql:1");
+}
+
+#[test]
+fn a_schema_per_dialect_is_one_table_with_a_definition_per_file() {
+    let files = sql_files_under("fixtures/sql/dialects");
+    assert_eq!(files.len(), 4);
+    let dialects: Vec<SqlDialect> = files.iter().map(|f| detect_dialect(f, &read(f))).collect();
+    assert_eq!(
+        dialects,
+        [
+            SqlDialect::H2,
+            SqlDialect::H2,
+            SqlDialect::MySql,
+            SqlDialect::Postgres
+        ]
+    );
+    let (schema, warnings) = replay(&files);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(schema.tables().len(), 4, "one table per name, however many files");
+    let owners = schema.history("owners").expect("history");
+    assert_eq!(owners.definitions.len(), 4);
+    crate::testing::assert_golden(
+        "fixtures/sql/dialects",
+        &render_placed(&schema, "fixtures/sql/dialects/src/main/resources/"),
+    );
+}
+
+#[test]
+fn a_table_recreated_by_migrations_keeps_both_definitions_and_its_changes() {
+    let files = sql_files_under("fixtures/sql/recreated");
+    let (schema, warnings) = replay(&files);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let history = schema.history("invoices").expect("history");
+    assert_eq!(history.definitions.len(), 2);
+    // V1's own ALTER is part of its definition, not a change.
+    assert!(history
+        .changes
+        .iter()
+        .all(|c| !c.place.origin.file.ends_with("V1__init.sql")));
+    crate::testing::assert_golden(
+        "fixtures/sql/recreated",
+        &render_placed(&schema, "fixtures/sql/recreated/"),
+    );
+}
+
+#[test]
+fn types_that_mean_the_same_in_every_dialect_compare_equal() {
+    use super::history::canonical_type;
+    for (a, b) in [
+        ("INT(4)", "INTEGER"),
+        ("int", "INT4"),
+        ("BOOL", "boolean"),
+        ("character varying(30)", "VARCHAR(30)"),
+        ("DECIMAL(12, 2)", "numeric(12,2)"),
+        ("timestamp with time zone", "TIMESTAMPTZ"),
+    ] {
+        assert_eq!(canonical_type(a), canonical_type(b), "{a} vs {b}");
+    }
+    for (a, b) in [
+        ("VARCHAR(20)", "VARCHAR(30)"),
+        ("TEXT", "VARCHAR(30)"),
+        ("INT UNSIGNED", "INT"),
+    ] {
+        assert_ne!(canonical_type(a), canonical_type(b), "{a} vs {b}");
+    }
 }

@@ -1,0 +1,16 @@
+//! Kotlin front-end: one `.kt` file in, language-neutral [`CodeFile`] facts out, as the
+//! JVM — and so Java code — sees its declarations.
+//!
+//! `parse` walks one tree-sitter tree (`tree-sitter-kotlin-ng`) and drops it before the
+//! next file is read; `types` maps Kotlin types to the JVM's; `expr` builds the
+//! [`crate::facts::Expr`] trees of arguments, initializers and annotation values (string
+//! templates as concatenations). Binding names and calls is `crate::resolve::kotlin`'s
+//! work, not this module's.
+//!
+//! [`CodeFile`]: crate::facts::CodeFile
+
+mod expr;
+mod parse;
+mod types;
+
+pub(crate) use parse::{accessor_names, parse_kotlin_file};

@@ -1,0 +1,115 @@
+//! The per-file facts cache that makes a re-index incremental: a code file whose path and
+//! content a previous run already parsed, with this same build of the indexer, is not
+//! parsed again — its facts ([`CodeFile`]) are read back from the store.
+//!
+//! The key is a SHA-256 over the indexer's build identity, the file's path in its
+//! repository and its bytes, so an entry is true of its key forever: any edit, rename or
+//! new build of semgraph is a different key, and a stale entry can never be read. Only the
+//! front-end's parse is cached; everything that depends on more than one file (the symbol
+//! table, resolution, the recognisers, emit) runs again over the facts of every file, so
+//! an incremental run writes exactly the graph a full run writes.
+
+use std::sync::OnceLock;
+
+use semgraph_storage::{FactsDigest, Store};
+use sha2::{Digest, Sha256};
+
+use crate::error::IndexError;
+use crate::facts::CodeFile;
+
+/// Bumped whenever the shape or meaning of the facts changes; the build identity below
+/// already changes with every new binary, this guards a build that reuses one.
+const FACTS_FORMAT: u32 = 1;
+
+/// Largest facts entry decoded (a file's facts are far smaller than its 8 MB size limit).
+const MAX_ENTRY_BYTES: usize = 256 << 20;
+
+/// How a run treats the facts earlier runs left in the store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IndexMode {
+    /// Reuse the cached facts of every file whose path and content are unchanged.
+    #[default]
+    Incremental,
+    /// Parse every file again (the cache is still filled for the next run).
+    Full,
+}
+
+/// What a run did with the cache, and the digests it used (kept for the next run).
+pub(crate) struct FactsCache<'s> {
+    pub(crate) store: &'s Store,
+    /// Whether earlier entries may be read.
+    pub(crate) reuse: bool,
+    /// Every digest this run parsed or reused.
+    pub(crate) used: Vec<FactsDigest>,
+    /// Code files parsed by this run.
+    pub(crate) parsed: u64,
+    /// Code files whose cached facts were reused.
+    pub(crate) reused: u64,
+}
+
+impl<'s> FactsCache<'s> {
+    pub(crate) fn new(store: &'s Store, mode: IndexMode) -> Self {
+        FactsCache {
+            store,
+            reuse: mode == IndexMode::Incremental,
+            used: Vec::new(),
+            parsed: 0,
+            reused: 0,
+        }
+    }
+
+    /// The cached bytes under each digest, in order (`None` where absent).
+    pub(crate) fn lookup(&self, digests: &[FactsDigest]) -> Result<Vec<Option<Vec<u8>>>, IndexError> {
+        Ok(self.store.cached_facts(digests)?)
+    }
+}
+
+/// Who parsed: the version, and the executable's path, size and modification time (a
+/// rebuilt binary is another indexer, even at the same version number).
+fn build_identity() -> &'static [u8] {
+    static IDENTITY: OnceLock<Vec<u8>> = OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let mut id = format!(
+            "semgraph-indexer {} facts {FACTS_FORMAT}",
+            env!("CARGO_PKG_VERSION")
+        );
+        if let Ok(exe) = std::env::current_exe() {
+            id.push_str(&format!(" exe {}", exe.display()));
+            if let Ok(meta) = std::fs::metadata(&exe) {
+                let modified = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0);
+                id.push_str(&format!(" {} {modified}", meta.len()));
+            }
+        }
+        id.into_bytes()
+    })
+}
+
+/// The cache key of one file's facts.
+pub(crate) fn digest(rel: &str, text: &str) -> FactsDigest {
+    let mut h = Sha256::new();
+    let identity = build_identity();
+    h.update((identity.len() as u64).to_le_bytes());
+    h.update(identity);
+    h.update((rel.len() as u64).to_le_bytes());
+    h.update(rel.as_bytes());
+    h.update(text.as_bytes());
+    h.finalize().into()
+}
+
+/// The bytes cached for a file's facts.
+pub(crate) fn encode(file: &CodeFile) -> Vec<u8> {
+    // Encoding plain data into a Vec cannot fail; an empty entry would only be a miss.
+    bincode::encode_to_vec(file, bincode::config::standard()).unwrap_or_default()
+}
+
+/// A file's facts from their cached bytes; `None` for bytes this build cannot read (a miss).
+pub(crate) fn decode(bytes: &[u8]) -> Option<CodeFile> {
+    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
+        .ok()
+        .map(|(file, _)| file)
+}

@@ -1,0 +1,1392 @@
+//! Call resolution of Kotlin files, with Kotlin's rules, against the product's
+//! [`SymbolTable`] — the same table Java files resolve against, so a Kotlin call lands
+//! on a Java method and a Java call on a Kotlin declaration: the Kotlin front-end writes
+//! the JVM view (accessors, companions, facades).
+//!
+//! - Receivers are typed from locals (declared, or from their initializer), parameters,
+//!   properties (own, inherited, enclosing, of the implicit receivers), type names (an
+//!   `object` is its instance; a type's companion answers for it), casts, and the
+//!   declared return types of chained calls; `?.` and `!!` change nothing.
+//! - `it` and explicit lambda parameters: the receiver of `let`/`also`/`takeIf`/`use`,
+//!   the elements of the receiver of `forEach`/`map`/`filter`/…; `apply`/`run`/`with`
+//!   make their receiver the lambda's `this`, and an extension's receiver is `this` in
+//!   its body; `this@Label` names an enclosing class, a scope function or the extension.
+//! - A call without receiver looks in the implicit receivers, innermost first, then the
+//!   class, its supertypes and companion, the enclosing classes, then constructors, then
+//!   top-level functions of the file's package and of its imports (explicit, then
+//!   wildcard), then the Kotlin standard library.
+//! - Members win over extensions; an extension function is a static method of a facade
+//!   whose `$receiver` fits the receiver.
+//! - Arguments bind as Kotlin binds them: positional, then named, a trailing lambda to
+//!   the last parameter, defaults filling the rest; overloads are told apart by what
+//!   binds, then by known argument types, then by using no defaults.
+//! - `x.name` is `getName()` (or `isName()`), `x.name = v` is `setName(v)`, when the type
+//!   has the accessor; a field, a type, a package or a property of a type outside the
+//!   product is no call and gives no edge.
+//!
+//! Anything left open is `Target::Unresolved` with a reason, never a guess.
+
+use super::symbols::{is_primitive, MethodInfo, SymbolTable, TypeRef};
+use super::{MethodKey, ResolvedCall, Target};
+use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, Expr, MethodDecl, Receiver, TypeKind};
+use crate::lang::kotlin::accessor_names;
+
+/// Receiver chains deeper than this are not followed.
+const MAX_DEPTH: usize = 48;
+
+/// Scope functions whose lambda parameter is the receiver itself.
+const SELF_LAMBDAS: &[&str] = &["let", "also", "takeIf", "takeUnless", "use"];
+/// Scope functions whose lambda receiver (`this`) is the call's receiver.
+const THIS_LAMBDAS: &[&str] = &["apply", "run", "with"];
+/// Collection, sequence and reactive functions that hand their lambda the elements.
+const ELEMENT_LAMBDAS: &[&str] = &[
+    "forEach",
+    "map",
+    "mapNotNull",
+    "flatMap",
+    "filter",
+    "filterNot",
+    "any",
+    "all",
+    "none",
+    "first",
+    "firstOrNull",
+    "last",
+    "lastOrNull",
+    "find",
+    "single",
+    "singleOrNull",
+    "onEach",
+    "sortedBy",
+    "sortedByDescending",
+    "groupBy",
+    "associateBy",
+    "associateWith",
+    "associate",
+    "count",
+    "sumOf",
+    "maxByOrNull",
+    "minByOrNull",
+    "maxOf",
+    "minOf",
+    "partition",
+    "distinctBy",
+    "takeWhile",
+    "dropWhile",
+    "ifPresent",
+    "doOnNext",
+    "flatMapMany",
+    "peek",
+    "removeIf",
+];
+/// Functions whose result holds the receiver's elements.
+const ELEMENT_PRESERVING: &[&str] = &[
+    "filter",
+    "filterNot",
+    "sortedBy",
+    "sortedByDescending",
+    "distinct",
+    "distinctBy",
+    "toList",
+    "toMutableList",
+    "toSet",
+    "asSequence",
+    "stream",
+    "take",
+    "drop",
+    "reversed",
+    "sorted",
+];
+/// Containers whose single type argument is the element type.
+const CONTAINERS: &[&str] = &[
+    "List",
+    "Set",
+    "Collection",
+    "Iterable",
+    "Optional",
+    "Stream",
+    "Sequence",
+    "ArrayList",
+    "LinkedList",
+    "HashSet",
+    "LinkedHashSet",
+    "TreeSet",
+    "Flux",
+    "Mono",
+    "Page",
+    "Slice",
+];
+
+/// Top-level functions of the Kotlin standard library, by the facade class holding them.
+const STDLIB: &[(&str, &[&str])] = &[
+    (
+        "kotlin.StandardKt",
+        &[
+            "run",
+            "with",
+            "apply",
+            "also",
+            "let",
+            "takeIf",
+            "takeUnless",
+            "repeat",
+            "TODO",
+        ],
+    ),
+    (
+        "kotlin.PreconditionsKt",
+        &["require", "requireNotNull", "check", "checkNotNull", "error"],
+    ),
+    (
+        "kotlin.collections.CollectionsKt",
+        &[
+            "listOf",
+            "mutableListOf",
+            "arrayListOf",
+            "emptyList",
+            "listOfNotNull",
+            "buildList",
+        ],
+    ),
+    (
+        "kotlin.collections.SetsKt",
+        &[
+            "setOf",
+            "mutableSetOf",
+            "emptySet",
+            "hashSetOf",
+            "linkedSetOf",
+            "buildSet",
+        ],
+    ),
+    (
+        "kotlin.collections.MapsKt",
+        &[
+            "mapOf",
+            "mutableMapOf",
+            "emptyMap",
+            "hashMapOf",
+            "linkedMapOf",
+            "buildMap",
+        ],
+    ),
+    ("kotlin.io.ConsoleKt", &["println", "print", "readLine", "readln"]),
+    ("kotlin.io.CloseableKt", &["use"]),
+    ("kotlin.LazyKt", &["lazy", "lazyOf"]),
+    ("kotlin.text.StringsKt", &["buildString"]),
+    (
+        "kotlin.ArrayIntrinsicsKt",
+        &[
+            "arrayOf",
+            "emptyArray",
+            "arrayOfNulls",
+            "intArrayOf",
+            "longArrayOf",
+            "byteArrayOf",
+            "charArrayOf",
+            "doubleArrayOf",
+            "booleanArrayOf",
+        ],
+    ),
+    ("kotlin.ExceptionsKt", &["runCatching"]),
+];
+
+const OBJECT_METHODS: &[&str] = &["toString", "equals", "hashCode", "getClass"];
+
+/// JDK types no product type extends, so an argument of one never fits another type.
+const JDK_VALUE_TYPES: &[&str] = &[
+    "java.lang.String",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Double",
+    "java.lang.Boolean",
+    "java.math.BigDecimal",
+    "java.util.UUID",
+    "java.time.Instant",
+    "java.time.LocalDate",
+    "java.time.LocalDateTime",
+];
+
+/// Resolves every call site of a Kotlin `file` against the product's table.
+pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
+    let mut out = Vec::new();
+    for t in &file.types {
+        for m in &t.methods {
+            if m.calls.is_empty() {
+                continue;
+            }
+            let caller = MethodKey {
+                type_fqn: t.fqn.clone(),
+                name: m.name.clone(),
+                params: m.params.iter().map(|p| simple_name(&p.ty)).collect(),
+            };
+            let scope = Scope {
+                table,
+                file,
+                type_fqn: &t.fqn,
+                method: m,
+            };
+            for (index, site) in m.calls.iter().enumerate() {
+                let Some(target) = scope.call(site, 0) else {
+                    continue;
+                };
+                let receiver_type = match (&target, site.kind) {
+                    (Target::External { type_fqn, .. }, _)
+                        if type_fqn.starts_with("java.") || type_fqn.starts_with("kotlin") =>
+                    {
+                        None
+                    }
+                    (Target::External { .. }, CallKind::Method) => {
+                        scope.internal_receiver(&site.receiver, site.byte)
+                    }
+                    _ => None,
+                };
+                out.push(ResolvedCall {
+                    caller: caller.clone(),
+                    site: index,
+                    line: site.line,
+                    target,
+                    receiver_type,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The method a call site sits in.
+struct Scope<'a> {
+    table: &'a SymbolTable,
+    file: &'a CodeFile,
+    type_fqn: &'a str,
+    method: &'a MethodDecl,
+}
+
+/// What a receiver expression denotes.
+#[derive(Debug, Clone)]
+enum Recv {
+    /// A value of this type.
+    Instance(TypeRef),
+    /// The type itself (`Type.f()`: its companion, its statics, its nested types).
+    Static(TypeRef),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    Exact,
+    Maybe,
+    No,
+}
+
+fn unresolved(reason: impl Into<String>) -> Target {
+    Target::Unresolved {
+        reason: reason.into(),
+    }
+}
+
+fn key(decl_fqn: &str, m: &MethodInfo) -> MethodKey {
+    MethodKey {
+        type_fqn: decl_fqn.to_string(),
+        name: m.name.clone(),
+        params: m.params.iter().map(|p| simple_name(p)).collect(),
+    }
+}
+
+/// Whether a call's argument `i` is a lambda (trailing or not).
+fn is_lambda(site: &CallSite, i: usize) -> bool {
+    matches!(site.arg_values.get(i), Some(Expr::Lambda(_)))
+        || site.arg_texts.get(i).is_some_and(|t| t.starts_with('{'))
+}
+
+impl<'a> Scope<'a> {
+    fn internal(&self, fqn: &str) -> TypeRef {
+        TypeRef {
+            fqn: fqn.to_string(),
+            internal: self.table.get(fqn).is_some(),
+        }
+    }
+
+    /// Whether `fqn` is an `object` (its `INSTANCE` is of its own type).
+    fn is_object(&self, fqn: &str) -> bool {
+        self.table
+            .get(fqn)
+            .and_then(|t| t.fields.get("INSTANCE"))
+            .is_some_and(|ty| ty == fqn)
+    }
+
+    /// The companion object of type `fqn`, if it has one.
+    fn companion(&self, fqn: &str) -> Option<String> {
+        let t = self.table.get(fqn)?;
+        t.nested
+            .iter()
+            .find(|(name, nested)| t.fields.get(name.as_str()) == Some(nested))
+            .map(|(_, nested)| nested.clone())
+            .filter(|c| self.table.get(c).is_some())
+    }
+
+    fn call(&self, site: &CallSite, depth: usize) -> Option<Target> {
+        if depth > MAX_DEPTH {
+            return Some(unresolved("call chain too deep"));
+        }
+        Some(match site.kind {
+            CallKind::Property => return self.property(site, depth),
+            CallKind::ThisCall => self.select_on(self.type_fqn, "<init>", site, depth),
+            CallKind::SuperCall => match self.superclass() {
+                Some(t) if t.internal => self.select_on(&t.fqn, "<init>", site, depth),
+                Some(t) => Target::External {
+                    type_fqn: t.fqn,
+                    method: "<init>".into(),
+                },
+                None => Target::External {
+                    type_fqn: "java.lang.Object".into(),
+                    method: "<init>".into(),
+                },
+            },
+            CallKind::Constructor => self.constructor(&site.name, site, depth),
+            CallKind::MethodRef => self.method_ref(site, depth),
+            CallKind::Method => match &site.receiver {
+                Receiver::None => self.implicit(site, depth),
+                r => match self.receiver_type(r, site.byte, depth + 1) {
+                    Err(reason) => unresolved(reason),
+                    Ok(recv) => self.member_call(&recv, site, depth),
+                },
+            },
+        })
+    }
+
+    fn superclass(&self) -> Option<TypeRef> {
+        let sup = self.table.get(self.type_fqn)?.superclass.clone()?;
+        Some(self.internal(&sup))
+    }
+
+    fn constructor(&self, name: &str, site: &CallSite, depth: usize) -> Target {
+        match self.table.resolve_type(name, self.type_fqn) {
+            None => unresolved(format!("unknown type {name}")),
+            Some(t) if !t.internal => Target::External {
+                type_fqn: t.fqn,
+                method: "<init>".into(),
+            },
+            Some(t) => self.select_on(&t.fqn, "<init>", site, depth),
+        }
+    }
+
+    /// A call on a receiver of known type.
+    fn member_call(&self, recv: &Recv, site: &CallSite, depth: usize) -> Target {
+        let name = site.name.as_str();
+        match recv {
+            Recv::Static(t) if t.internal && !self.is_object(&t.fqn) => {
+                if let Some(c) = self.companion(&t.fqn) {
+                    if !self.table.methods_named(&c, name).0.is_empty() {
+                        return self.select_on(&c, name, site, depth);
+                    }
+                }
+                if let Some(nested) = self.table.member_type(t, name).filter(|n| n.internal) {
+                    return self.select_on(&nested.fqn, "<init>", site, depth);
+                }
+                self.select_on(&t.fqn, name, site, depth)
+            }
+            Recv::Static(t) if !t.internal => {
+                if name.starts_with(char::is_uppercase) {
+                    Target::External {
+                        type_fqn: format!("{}.{name}", t.fqn),
+                        method: "<init>".into(),
+                    }
+                } else {
+                    Target::External {
+                        type_fqn: t.fqn.clone(),
+                        method: name.to_string(),
+                    }
+                }
+            }
+            Recv::Static(t) | Recv::Instance(t) if t.internal => {
+                let (cands, _) = self.table.methods_named(&t.fqn, name);
+                if !cands.is_empty() {
+                    // A member that does not fit leaves the call to extensions.
+                    let member = self.select_on(&t.fqn, name, site, depth);
+                    if !matches!(&member, Target::Unresolved { reason } if reason.starts_with("no overload"))
+                    {
+                        return member;
+                    }
+                    return self
+                        .extension(&t.fqn, site, depth)
+                        .or_else(|| {
+                            stdlib_facade(name).map(|f| Target::External {
+                                type_fqn: f.into(),
+                                method: name.to_string(),
+                            })
+                        })
+                        .unwrap_or(member);
+                }
+                if let Some(found) = self.extension(&t.fqn, site, depth) {
+                    return found;
+                }
+                if let Some(facade) = stdlib_facade(name) {
+                    return Target::External {
+                        type_fqn: facade.into(),
+                        method: name.to_string(),
+                    };
+                }
+                self.select_on(&t.fqn, name, site, depth)
+            }
+            Recv::Static(t) | Recv::Instance(t) => {
+                if let Some(found) = self.extension(&t.fqn, site, depth) {
+                    return found;
+                }
+                Target::External {
+                    type_fqn: t.fqn.clone(),
+                    method: name.to_string(),
+                }
+            }
+        }
+    }
+
+    /// The implicit receivers in scope at `byte`, innermost first: scope-function lambdas
+    /// and an extension's receiver (`this` locals).
+    fn implicit_receivers(&self, byte: usize, depth: usize) -> Vec<Result<TypeRef, String>> {
+        let mut locals: Vec<&crate::facts::Local> = self
+            .method
+            .locals
+            .iter()
+            .filter(|l| l.name == "this" && l.scope.0 <= byte && byte < l.scope.1)
+            .collect();
+        locals.sort_by_key(|l| std::cmp::Reverse(l.scope.0));
+        locals
+            .into_iter()
+            .map(|l| {
+                self.local_type(l, depth + 1)
+                    .map_err(|_| "implicit receiver not typed".to_string())
+            })
+            .collect()
+    }
+
+    /// A call without receiver (see the module documentation for the order).
+    fn implicit(&self, site: &CallSite, depth: usize) -> Target {
+        let name = site.name.as_str();
+        let mut external_receiver: Option<String> = None;
+        for r in self.implicit_receivers(site.byte, depth) {
+            match r {
+                Ok(t) if t.internal => {
+                    if !self.table.methods_named(&t.fqn, name).0.is_empty() {
+                        return self.select_on(&t.fqn, name, site, depth);
+                    }
+                }
+                Ok(t) => {
+                    if external_receiver.is_none() {
+                        external_receiver = Some(t.fqn);
+                    }
+                }
+                Err(_) => {
+                    if external_receiver.is_none() {
+                        external_receiver = Some(String::new());
+                    }
+                }
+            }
+        }
+        // The class, its supertypes and companion, then the enclosing classes.
+        let mut cur = Some(self.type_fqn.to_string());
+        let mut external_super = None;
+        let mut hops = 0;
+        while let Some(fqn) = cur {
+            hops += 1;
+            if hops > 32 {
+                break;
+            }
+            let (cands, ext) = self.table.methods_named(&fqn, name);
+            if !cands.is_empty() {
+                if let Some(other) = &external_receiver {
+                    return unresolved(format!(
+                        "{name} may be a member of the implicit receiver {}",
+                        if other.is_empty() {
+                            "of unknown type"
+                        } else {
+                            other
+                        }
+                    ));
+                }
+                return self.select_on(&fqn, name, site, depth);
+            }
+            if let Some(c) = self.companion(&fqn) {
+                if !self.table.methods_named(&c, name).0.is_empty() {
+                    return self.select_on(&c, name, site, depth);
+                }
+            }
+            if external_super.is_none() {
+                external_super = ext;
+            }
+            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+        }
+        if let Some(other) = external_receiver {
+            return if other.is_empty() {
+                unresolved(format!(
+                    "{name} is called on an implicit receiver of unknown type"
+                ))
+            } else {
+                Target::External {
+                    type_fqn: other,
+                    method: name.to_string(),
+                }
+            };
+        }
+        if name.starts_with(char::is_uppercase) {
+            if let Some(t) = self.table.resolve_type(name, self.type_fqn) {
+                return self.constructor(&t.fqn, site, depth);
+            }
+        }
+        let cands = self.top_level(name, false);
+        if !cands.is_empty() {
+            return self.select(&cands, name, site, 0, depth, None);
+        }
+        if let Some(facade) = stdlib_facade(name) {
+            return Target::External {
+                type_fqn: facade.into(),
+                method: name.to_string(),
+            };
+        }
+        if let Some(ext) = external_super {
+            return Target::External {
+                type_fqn: ext,
+                method: name.to_string(),
+            };
+        }
+        if OBJECT_METHODS.contains(&name) {
+            return Target::External {
+                type_fqn: "java.lang.Object".into(),
+                method: name.to_string(),
+            };
+        }
+        unresolved(format!("no function {name} in scope"))
+    }
+
+    /// The packages whose top-level declarations named `name` are visible in this file:
+    /// its own, an explicit import of the name, then wildcard imports.
+    fn visible_packages(&self, name: &str) -> Vec<String> {
+        let mut out = vec![self.file.package.clone()];
+        let Some(me) = self.table.get(self.type_fqn) else {
+            return out;
+        };
+        let ctx = &me.ctx;
+        if let Some(pkg) = ctx.static_single.get(name) {
+            out.insert(0, pkg.clone());
+        }
+        out.extend(ctx.wildcards.iter().cloned());
+        out.dedup();
+        out
+    }
+
+    /// Static methods `name` of the facades of the visible packages (extensions only, or
+    /// plain functions only).
+    fn top_level(&self, name: &str, extensions: bool) -> Vec<(String, &'a MethodInfo)> {
+        let mut out = Vec::new();
+        for pkg in self.visible_packages(name) {
+            for facade in self.table.facades(&pkg) {
+                let Some(t) = self.table.get(facade) else {
+                    continue;
+                };
+                for m in t.methods.iter().filter(|m| m.name == name && m.is_static) {
+                    let is_extension = m.param_names.first().is_some_and(|n| n == "$receiver");
+                    if is_extension == extensions {
+                        out.push((facade.clone(), m));
+                    }
+                }
+            }
+            if !out.is_empty() {
+                // Nearer packages shadow farther ones.
+                break;
+            }
+        }
+        out
+    }
+
+    /// An extension function `site.name` whose receiver fits `recv_fqn`.
+    fn extension(&self, recv_fqn: &str, site: &CallSite, depth: usize) -> Option<Target> {
+        let cands: Vec<(String, &MethodInfo)> = self
+            .top_level(&site.name, true)
+            .into_iter()
+            .filter(|(facade, m)| {
+                m.params.first().is_some_and(|p| {
+                    self.table
+                        .resolve_type(p, facade)
+                        .is_some_and(|r| r.fqn == recv_fqn || self.table.is_subtype(recv_fqn, &r.fqn))
+                })
+            })
+            .collect();
+        (!cands.is_empty()).then(|| self.select(&cands, &site.name, site, 1, depth, None))
+    }
+
+    /// The product type a receiver expression is an instance of, if it is one.
+    fn internal_receiver(&self, r: &Receiver, byte: usize) -> Option<String> {
+        let r = if *r == Receiver::None { &Receiver::This } else { r };
+        match self.receiver_type(r, byte, 1) {
+            Ok(Recv::Instance(t)) if t.internal => Some(t.fqn),
+            _ => None,
+        }
+    }
+
+    /// The type a receiver expression denotes.
+    fn receiver_type(&self, r: &Receiver, byte: usize, depth: usize) -> Result<Recv, String> {
+        if depth > MAX_DEPTH {
+            return Err("receiver chain too deep".into());
+        }
+        match r {
+            Receiver::None | Receiver::This => {
+                match self.implicit_receivers(byte, depth).into_iter().next() {
+                    Some(inner) => inner.map(Recv::Instance),
+                    None => Ok(Recv::Instance(self.internal(self.type_fqn))),
+                }
+            }
+            Receiver::Super => Ok(Recv::Instance(
+                self.superclass()
+                    .unwrap_or_else(|| self.internal("java.lang.Object")),
+            )),
+            Receiver::Name(n) if n.starts_with("this@") => self.labelled_this(&n[5..], byte, depth),
+            Receiver::Name(n) => self.name_type(n, byte, depth),
+            Receiver::New(t) => self
+                .table
+                .resolve_type(t, self.type_fqn)
+                .map(Recv::Instance)
+                .ok_or_else(|| format!("unknown type {t}")),
+            Receiver::Field(inner, f) => match self.receiver_type(inner, byte, depth + 1) {
+                Ok(recv) => self.member_type_of(&recv, f, depth),
+                Err(e) => match dotted(r) {
+                    Some(path) => self
+                        .table
+                        .resolve_type(&path, self.type_fqn)
+                        .map(|t| self.static_or_object(t))
+                        .ok_or(e),
+                    None => Err(e),
+                },
+            },
+            Receiver::Call(cs) => match self.call(cs, depth + 1) {
+                Some(Target::Internal(k)) => self.return_type(&k),
+                Some(Target::External { type_fqn, method }) => {
+                    Err(format!("result of external {type_fqn}.{method} not typed"))
+                }
+                Some(Target::Unresolved { reason }) => Err(reason),
+                Some(Target::Ambiguous(_)) => Err("result of an ambiguous overload not typed".into()),
+                None => Err("receiver expression not typed".into()),
+            },
+            // Java's typed expressions (literals, casts, lambdas…) are not in Kotlin facts.
+            _ => Err("receiver expression not typed".into()),
+        }
+    }
+
+    /// A type named as a receiver: an `object` is its instance.
+    fn static_or_object(&self, t: TypeRef) -> Recv {
+        if t.internal && self.is_object(&t.fqn) {
+            Recv::Instance(t)
+        } else {
+            Recv::Static(t)
+        }
+    }
+
+    /// `this@Label`: an enclosing class, a scope function's receiver, the extension's.
+    fn labelled_this(&self, label: &str, byte: usize, depth: usize) -> Result<Recv, String> {
+        let mut cur = Some(self.type_fqn.to_string());
+        while let Some(fqn) = cur {
+            if simple_name(&fqn) == label {
+                return Ok(Recv::Instance(self.internal(&fqn)));
+            }
+            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+        }
+        let mut lambdas: Vec<&crate::facts::Local> = self
+            .method
+            .locals
+            .iter()
+            .filter(|l| l.name == "this" && l.scope.0 <= byte && byte < l.scope.1)
+            .collect();
+        lambdas.sort_by_key(|l| std::cmp::Reverse(l.scope.0));
+        for l in lambdas {
+            let matches = match &l.lambda_source {
+                Some((_, method)) => method == label,
+                None => self.method.name == label,
+            };
+            if matches {
+                return self.local_type(l, depth + 1).map(Recv::Instance);
+            }
+        }
+        Err(format!("this@{label} names nothing in scope"))
+    }
+
+    /// What member `f` of a receiver is: a property's type, a nested type, a companion.
+    fn member_type_of(&self, recv: &Recv, f: &str, depth: usize) -> Result<Recv, String> {
+        match recv {
+            Recv::Instance(t) if t.internal => self.property_type(&t.fqn, f, depth),
+            Recv::Instance(t) => Err(format!("property {f} of external type {}", t.fqn)),
+            Recv::Static(t) if t.internal => {
+                if let Some((ty, decl)) = self.table.field(&t.fqn, f) {
+                    return self
+                        .table
+                        .resolve_type(&ty, &decl)
+                        .map(Recv::Instance)
+                        .ok_or_else(|| format!("type {ty} of {f} unknown"));
+                }
+                if let Some(n) = self.table.member_type(t, f) {
+                    return Ok(self.static_or_object(n));
+                }
+                match self.companion(&t.fqn) {
+                    Some(c) => self.property_type(&c, f, depth),
+                    None => Err(format!("no property or member type {f} in {}", t.fqn)),
+                }
+            }
+            Recv::Static(t) => {
+                if f.starts_with(char::is_uppercase) && f.chars().any(char::is_lowercase) {
+                    self.table
+                        .member_type(t, f)
+                        .map(Recv::Static)
+                        .ok_or_else(|| "unknown member type".to_string())
+                } else {
+                    Err(format!("static member {f} of external type {}", t.fqn))
+                }
+            }
+        }
+    }
+
+    /// The type of property `f` of type `fqn`: its field, else its getter's return type.
+    fn property_type(&self, fqn: &str, f: &str, depth: usize) -> Result<Recv, String> {
+        if let Some((ty, decl)) = self.table.field(fqn, f) {
+            if !ty.is_empty() {
+                return self
+                    .table
+                    .resolve_type(&ty, &decl)
+                    .map(Recv::Instance)
+                    .ok_or_else(|| format!("type {ty} of property {f} unknown"));
+            }
+        }
+        let (getter, _) = accessor_names(f);
+        let (cands, _) = self.table.methods_named(fqn, &getter);
+        if let Some((decl, m)) = cands.iter().find(|(_, m)| m.params.is_empty()) {
+            let k = key(decl, m);
+            return self.return_type(&k);
+        }
+        let _ = depth;
+        Err(format!("no property {f} in {fqn}"))
+    }
+
+    /// A bare name: local or parameter, then a property of the implicit receivers, of the
+    /// class (inherited and enclosing ones), a top-level property, then a type.
+    fn name_type(&self, n: &str, byte: usize, depth: usize) -> Result<Recv, String> {
+        if let Some(local) = self.method.find_local(n, byte) {
+            return self.local_type(local, depth + 1).map(Recv::Instance);
+        }
+        if let Some(p) = self.method.params.iter().find(|p| p.name == n) {
+            return self
+                .table
+                .resolve_type(&p.ty, self.type_fqn)
+                .map(Recv::Instance)
+                .ok_or_else(|| format!("type {} of {n} unknown", p.ty));
+        }
+        for r in self.implicit_receivers(byte, depth).into_iter().flatten() {
+            if r.internal {
+                if let Ok(found) = self.property_type(&r.fqn, n, depth + 1) {
+                    return Ok(found);
+                }
+            }
+        }
+        let mut cur = Some(self.type_fqn.to_string());
+        let mut hops = 0;
+        while let Some(fqn) = cur {
+            hops += 1;
+            if hops > 32 {
+                break;
+            }
+            if let Ok(found) = self.property_type(&fqn, n, depth + 1) {
+                return Ok(found);
+            }
+            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+        }
+        for pkg in self.visible_packages(n) {
+            for facade in self.table.facades(&pkg) {
+                if let Ok(found) = self.property_type(facade, n, depth + 1) {
+                    return Ok(found);
+                }
+            }
+        }
+        self.table
+            .resolve_type(n, self.type_fqn)
+            .map(|t| self.static_or_object(t))
+            .ok_or_else(|| format!("unknown name {n}"))
+    }
+
+    /// The type of a local: declared, from its initializer, or from the call its lambda
+    /// is passed to.
+    fn local_type(&self, local: &crate::facts::Local, depth: usize) -> Result<TypeRef, String> {
+        if depth > MAX_DEPTH {
+            return Err("local chain too deep".into());
+        }
+        if let Some(ty) = &local.ty {
+            return self
+                .table
+                .resolve_type(ty, self.type_fqn)
+                .ok_or_else(|| format!("type {ty} of {} unknown", local.name));
+        }
+        if let Some(init) = &local.init {
+            return match self.receiver_type(init, local.scope.0, depth + 1) {
+                Ok(Recv::Instance(t)) => Ok(t),
+                _ => Err(format!("type of local {} not known", local.name)),
+            };
+        }
+        let Some((recv, method)) = &local.lambda_source else {
+            return Err(format!("type of local {} not known", local.name));
+        };
+        let at = local.scope.0;
+        if SELF_LAMBDAS.contains(&method.as_str()) || THIS_LAMBDAS.contains(&method.as_str()) {
+            return match self.receiver_type(recv, at, depth + 1) {
+                Ok(Recv::Instance(t)) => Ok(t),
+                Ok(Recv::Static(t)) if self.is_object(&t.fqn) => Ok(t),
+                _ => Err(format!("receiver of {method} not typed")),
+            };
+        }
+        if ELEMENT_LAMBDAS.contains(&method.as_str()) {
+            let (written, ctx) = self
+                .written_type(recv, at, depth + 1)
+                .ok_or_else(|| format!("elements of the receiver of {method} not typed"))?;
+            let element = element_of(&written).ok_or_else(|| format!("{written} has no element type"))?;
+            return self
+                .table
+                .resolve_type(&element, &ctx)
+                .ok_or_else(|| format!("element type {element} unknown"));
+        }
+        Err(format!("parameter of the lambda passed to {method} not typed"))
+    }
+
+    /// The declared type of a receiver with its type arguments, and the type whose
+    /// imports apply to it.
+    fn written_type(&self, recv: &Receiver, byte: usize, depth: usize) -> Option<(String, String)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match recv {
+            Receiver::Name(n) => {
+                if let Some(l) = self.method.find_local(n, byte) {
+                    return l.ty.clone().map(|t| (t, self.type_fqn.to_string()));
+                }
+                if let Some(p) = self.method.params.iter().find(|p| p.name == *n) {
+                    return Some((p.ty.clone(), self.type_fqn.to_string()));
+                }
+                let mut cur = Some(self.type_fqn.to_string());
+                while let Some(fqn) = cur {
+                    if let Some(found) = self.written_property(&fqn, n) {
+                        return Some(found);
+                    }
+                    cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+                }
+                None
+            }
+            Receiver::Field(inner, f) => match self.receiver_type(inner, byte, depth + 1) {
+                Ok(Recv::Instance(t)) if t.internal => self.written_property(&t.fqn, f),
+                _ => None,
+            },
+            Receiver::Call(cs) => match self.call(cs, depth + 1) {
+                Some(Target::Internal(k)) => {
+                    let t = self.table.get(&k.type_fqn)?;
+                    let m = t
+                        .methods
+                        .iter()
+                        .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
+                    Some((m.return_type.clone()?, k.type_fqn))
+                }
+                _ if ELEMENT_PRESERVING.contains(&cs.name.as_str()) => {
+                    self.written_type(&cs.receiver, byte, depth + 1)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The declared type of property `f` of `fqn` as written: its field, else its getter.
+    fn written_property(&self, fqn: &str, f: &str) -> Option<(String, String)> {
+        if let Some(found) = self.table.field(fqn, f).filter(|(ty, _)| !ty.is_empty()) {
+            return Some(found);
+        }
+        let (getter, _) = accessor_names(f);
+        let (cands, _) = self.table.methods_named(fqn, &getter);
+        cands
+            .iter()
+            .find(|(_, m)| m.params.is_empty())
+            .and_then(|(decl, m)| Some((m.return_type.clone()?, decl.clone())))
+    }
+
+    fn return_type(&self, k: &MethodKey) -> Result<Recv, String> {
+        let t = self
+            .table
+            .get(&k.type_fqn)
+            .ok_or_else(|| format!("type {} unknown", k.type_fqn))?;
+        if k.name == "<init>" {
+            return Ok(Recv::Instance(self.internal(&k.type_fqn)));
+        }
+        let m = t
+            .methods
+            .iter()
+            .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)
+            .ok_or_else(|| format!("method {}.{} unknown", k.type_fqn, k.name))?;
+        let ret = m
+            .return_type
+            .as_deref()
+            .filter(|r| !r.is_empty())
+            .ok_or_else(|| format!("{}.{} has no declared return type", k.type_fqn, k.name))?;
+        self.table
+            .resolve_type(ret, &k.type_fqn)
+            .map(Recv::Instance)
+            .ok_or_else(|| format!("return type {ret} of {}.{} not typed", k.type_fqn, k.name))
+    }
+
+    /// The type of argument `i` of a call, where known.
+    fn arg_type(&self, site: &CallSite, i: usize, depth: usize) -> Option<String> {
+        if let Some(Some(t)) = site.arg_types.get(i) {
+            return Some(t.clone());
+        }
+        match site.arg_exprs.get(i)? {
+            Receiver::Other => None,
+            expr => match self.receiver_type(expr, site.byte, depth + 1) {
+                Ok(Recv::Instance(t)) => Some(t.fqn),
+                _ => None,
+            },
+        }
+    }
+
+    /// `x.name` (read) and `x.name = v` (write): the accessor, or `None` when no call.
+    fn property(&self, site: &CallSite, depth: usize) -> Option<Target> {
+        let write = site.arg_count == 1;
+        let recv = self.receiver_type(&site.receiver, site.byte, depth + 1).ok()?;
+        let (getter, setter) = accessor_names(&site.name);
+        let accessor = if write { &setter } else { &getter };
+        let arity = usize::from(write);
+        let holder = match &recv {
+            Recv::Instance(t) if t.internal => t.fqn.clone(),
+            Recv::Static(t) if t.internal => {
+                if self.is_object(&t.fqn) {
+                    t.fqn.clone()
+                } else if self.table.field(&t.fqn, &site.name).is_some()
+                    || self.table.member_type(t, &site.name).is_some()
+                {
+                    // A constant, an enum entry, `Companion`, a nested type.
+                    return None;
+                } else {
+                    self.companion(&t.fqn)?
+                }
+            }
+            _ => return None,
+        };
+        let (cands, _) = self.table.methods_named(&holder, accessor);
+        let fitting: Vec<&(String, &MethodInfo)> =
+            cands.iter().filter(|(_, m)| m.params.len() == arity).collect();
+        if let [(decl, m)] = fitting.as_slice() {
+            return Some(Target::Internal(key(decl, m)));
+        }
+        if self.table.field(&holder, &site.name).is_some()
+            || self
+                .table
+                .get(&holder)
+                .is_some_and(|t| t.nested.contains_key(&site.name))
+        {
+            return None;
+        }
+        // An extension property.
+        let ext: Vec<(String, &MethodInfo)> = self
+            .top_level(accessor, true)
+            .into_iter()
+            .filter(|(f, m)| {
+                m.params.len() == arity + 1
+                    && m.params.first().is_some_and(|p| {
+                        self.table
+                            .resolve_type(p, f)
+                            .is_some_and(|r| r.fqn == holder || self.table.is_subtype(&holder, &r.fqn))
+                    })
+            })
+            .collect();
+        if let [(decl, m)] = ext.as_slice() {
+            return Some(Target::Internal(key(decl, m)));
+        }
+        if fitting.len() > 1 {
+            return Some(unresolved(format!("ambiguous accessor {holder}.{accessor}")));
+        }
+        // Kotlin reads an enum's `name()` and `ordinal()` as properties.
+        if !write
+            && matches!(site.name.as_str(), "name" | "ordinal")
+            && self.table.get(&holder).is_some_and(|t| t.kind == TypeKind::Enum)
+        {
+            return Some(Target::External {
+                type_fqn: "java.lang.Enum".into(),
+                method: site.name.clone(),
+            });
+        }
+        let (_, external) = self.table.methods_named(&holder, accessor);
+        match external {
+            // Inherited from a type outside the product: a getter or a field, unknown.
+            Some(_) => None,
+            None => Some(unresolved(format!("no property {} on {holder}", site.name))),
+        }
+    }
+
+    fn select_on(&self, fqn: &str, name: &str, site: &CallSite, depth: usize) -> Target {
+        let (cands, external) = self.table.methods_named(fqn, name);
+        if cands.is_empty() {
+            return match external {
+                Some(ext) => Target::External {
+                    type_fqn: ext,
+                    method: name.to_string(),
+                },
+                None if OBJECT_METHODS.contains(&name) => Target::External {
+                    type_fqn: "java.lang.Object".into(),
+                    method: name.to_string(),
+                },
+                None if self.table.get(fqn).is_some_and(|t| t.kind == TypeKind::Enum)
+                    && matches!(name, "values" | "valueOf" | "name" | "ordinal" | "compareTo") =>
+                {
+                    Target::External {
+                        type_fqn: "java.lang.Enum".into(),
+                        method: name.to_string(),
+                    }
+                }
+                None => unresolved(format!("no method {name} on {fqn}")),
+            };
+        }
+        let owned: Vec<(String, &MethodInfo)> = cands.into_iter().collect();
+        self.select(&owned, name, site, 0, depth, external.as_deref())
+    }
+
+    /// Picks the one candidate the call's arguments bind to; `offset` leading parameters
+    /// are bound already (an extension's receiver).
+    fn select(
+        &self,
+        cands: &[(String, &MethodInfo)],
+        name: &str,
+        site: &CallSite,
+        offset: usize,
+        depth: usize,
+        external: Option<&str>,
+    ) -> Target {
+        let mut fitting: Vec<(&(String, &MethodInfo), bool, bool)> = Vec::new();
+        for c in cands {
+            if let Some((exact, uses_defaults)) = self.binds(c.1, &c.0, site, offset, depth) {
+                fitting.push((c, exact, uses_defaults));
+            }
+        }
+        let pick = |v: &[&(&(String, &MethodInfo), bool, bool)]| -> Option<Target> {
+            match v {
+                [one] => Some(Target::Internal(key(&one.0 .0, one.0 .1))),
+                _ => None,
+            }
+        };
+        let all: Vec<&(&(String, &MethodInfo), bool, bool)> = fitting.iter().collect();
+        if let Some(t) = pick(&all) {
+            return t;
+        }
+        if all.is_empty() {
+            return match external {
+                Some(ext) => Target::External {
+                    type_fqn: ext.to_string(),
+                    method: name.to_string(),
+                },
+                None => unresolved(format!("no overload of {name} fits the arguments")),
+            };
+        }
+        let exact: Vec<_> = all.iter().copied().filter(|f| f.1).collect();
+        if let Some(t) = pick(&exact) {
+            return t;
+        }
+        // Kotlin prefers the candidate that needs no defaults — when it knows both apply,
+        // which it does only when every argument's type is known.
+        let all_known =
+            (0..site.arg_count).all(|i| is_lambda(site, i) || self.arg_type(site, i, depth).is_some());
+        let pool = if exact.is_empty() { all } else { exact };
+        let no_defaults: Vec<_> = pool.iter().copied().filter(|f| !f.2).collect();
+        if all_known {
+            if let Some(t) = pick(&no_defaults) {
+                return t;
+            }
+        }
+        unresolved(format!("ambiguous overload {name}"))
+    }
+
+    /// Whether the call's arguments bind to `m`'s parameters the way Kotlin binds them:
+    /// `Some((all known argument types exact, defaults used))`.
+    fn binds(
+        &self,
+        m: &MethodInfo,
+        decl: &str,
+        site: &CallSite,
+        offset: usize,
+        depth: usize,
+    ) -> Option<(bool, bool)> {
+        let params = m.params.get(offset..)?;
+        let names = m.param_names.get(offset..).unwrap_or(&[]);
+        let defaults = m.defaults.get(offset..).unwrap_or(&[]);
+        let n = site.arg_count;
+        let mut bound: Vec<Vec<usize>> = vec![Vec::new(); params.len()];
+        let last_is_lambda =
+            n > 0 && is_lambda(site, n - 1) && site.arg_names.get(n - 1).is_none_or(Option::is_none);
+        let mut positional: Vec<usize> = (0..n)
+            .filter(|&i| site.arg_names.get(i).is_none_or(Option::is_none))
+            .collect();
+        if last_is_lambda && !params.is_empty() && positional.len() < params.len() {
+            positional.pop();
+            bound[params.len() - 1].push(n - 1);
+        }
+        let mut next = 0usize;
+        for i in positional {
+            while next < params.len() && !bound[next].is_empty() && !(m.varargs && next == params.len() - 1) {
+                next += 1;
+            }
+            if next >= params.len() {
+                return None;
+            }
+            bound[next].push(i);
+            if !(m.varargs && next == params.len() - 1) {
+                next += 1;
+            }
+        }
+        for (i, arg_name) in site.arg_names.iter().enumerate() {
+            let Some(arg_name) = arg_name else { continue };
+            let p = names.iter().position(|x| x == arg_name)?;
+            if !bound[p].is_empty() {
+                return None;
+            }
+            bound[p].push(i);
+        }
+        let mut uses_defaults = false;
+        for (p, args) in bound.iter().enumerate() {
+            if args.is_empty() {
+                let vararg = m.varargs && p == params.len() - 1;
+                if defaults.get(p).copied().unwrap_or(false) {
+                    uses_defaults = true;
+                } else if !vararg {
+                    return None;
+                }
+            }
+        }
+        let mut exact = true;
+        for (p, args) in bound.iter().enumerate() {
+            let param = if m.varargs && p == params.len() - 1 {
+                params[p].trim_end_matches("[]").to_string()
+            } else {
+                params[p].clone()
+            };
+            for &i in args {
+                if is_lambda(site, i) {
+                    if self.lambda_fit(&param, decl) == Fit::No {
+                        return None;
+                    }
+                    exact = false;
+                    continue;
+                }
+                match self.fit(self.arg_type(site, i, depth).as_deref(), &param, decl) {
+                    Fit::No => return None,
+                    Fit::Maybe => exact = false,
+                    Fit::Exact => {}
+                }
+            }
+        }
+        Some((exact, uses_defaults))
+    }
+
+    /// Whether an argument of type `arg` fits a parameter of type `param` (declared in
+    /// `callee`). Kotlin's numbers adapt (`1` is an `Int`, a `Long` or a `Short` as the
+    /// parameter asks) and `Int` is `int` or `Integer`.
+    fn fit(&self, arg: Option<&str>, param: &str, callee: &str) -> Fit {
+        let Some(arg) = arg else {
+            return Fit::Maybe;
+        };
+        let (a, p) = (unbox(&erase(arg)), unbox(&erase(param)));
+        let (ap, pp) = (is_primitive(&a), is_primitive(&p));
+        if ap || pp {
+            return if a == p {
+                Fit::Exact
+            } else if (ap && pp && is_number(&a) && is_number(&p))
+                || p == "Object"
+                || a == "Object"
+                || p == "Number"
+                || p == "Comparable"
+            {
+                Fit::Maybe
+            } else if ap && pp {
+                Fit::No
+            } else {
+                let other = if ap { &p } else { &a };
+                if self
+                    .table
+                    .resolve_type(other, if ap { callee } else { self.type_fqn })
+                    .is_some_and(|r| r.internal || JDK_VALUE_TYPES.contains(&r.fqn.as_str()))
+                {
+                    Fit::No
+                } else {
+                    Fit::Maybe
+                }
+            };
+        }
+        let ra = self.table.resolve_type(&a, self.type_fqn);
+        let rp = self.table.resolve_type(&p, callee);
+        match (ra, rp) {
+            (Some(ra), Some(rp)) => {
+                if ra.fqn == rp.fqn {
+                    Fit::Exact
+                } else if rp.fqn == "java.lang.Object" {
+                    Fit::Maybe
+                } else if ra.internal {
+                    if self.table.is_subtype(&ra.fqn, &rp.fqn) {
+                        Fit::Maybe
+                    } else if rp.internal || JDK_VALUE_TYPES.contains(&rp.fqn.as_str()) {
+                        Fit::No
+                    } else {
+                        Fit::Maybe
+                    }
+                } else if rp.internal
+                    || JDK_VALUE_TYPES.contains(&ra.fqn.as_str())
+                        && JDK_VALUE_TYPES.contains(&rp.fqn.as_str())
+                {
+                    Fit::No
+                } else {
+                    Fit::Maybe
+                }
+            }
+            _ if simple_name(&a) == simple_name(&p) => Fit::Exact,
+            _ => Fit::Maybe,
+        }
+    }
+
+    /// Whether a lambda may be passed for a parameter of type `param`: a function type or
+    /// an interface (a SAM conversion) may take one; a class, a primitive or a JDK value
+    /// type may not.
+    fn lambda_fit(&self, param: &str, callee: &str) -> Fit {
+        let p = erase(param);
+        if is_primitive(&p) {
+            return Fit::No;
+        }
+        match self.table.resolve_type(&p, callee) {
+            Some(r) if JDK_VALUE_TYPES.contains(&r.fqn.as_str()) => Fit::No,
+            Some(r) if r.internal => match self.table.get(&r.fqn) {
+                Some(t) if t.kind == TypeKind::Interface => Fit::Maybe,
+                _ => Fit::No,
+            },
+            _ => Fit::Maybe,
+        }
+    }
+
+    /// `Type::method`, `obj::method`, `::function`: the one method of that name.
+    fn method_ref(&self, site: &CallSite, depth: usize) -> Target {
+        let (fqn, cands, external) = match &site.receiver {
+            Receiver::None => {
+                let mut cur = Some(self.type_fqn.to_string());
+                let mut found = None;
+                while let Some(fqn) = cur {
+                    let (cands, ext) = self.table.methods_named(&fqn, &site.name);
+                    if !cands.is_empty() {
+                        found = Some((fqn, cands, ext));
+                        break;
+                    }
+                    cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+                }
+                match found {
+                    Some(f) => f,
+                    None => {
+                        let top = self.top_level(&site.name, false);
+                        return match top.as_slice() {
+                            [(decl, m)] => Target::Internal(key(decl, m)),
+                            [] if site.name.starts_with(char::is_uppercase) => {
+                                self.constructor(&site.name, site, depth)
+                            }
+                            [] => unresolved(format!("no function {} in scope", site.name)),
+                            _ => unresolved(format!("ambiguous reference ::{}", site.name)),
+                        };
+                    }
+                }
+            }
+            r => {
+                let t = match self.receiver_type(r, site.byte, depth + 1) {
+                    Ok(Recv::Instance(t) | Recv::Static(t)) => t,
+                    Err(e) => return unresolved(e),
+                };
+                if !t.internal {
+                    return Target::External {
+                        type_fqn: t.fqn,
+                        method: site.name.clone(),
+                    };
+                }
+                // `Type::f` of a companion's function is the companion's.
+                let holder = match self.companion(&t.fqn) {
+                    Some(c) if !self.table.methods_named(&c, &site.name).0.is_empty() => c,
+                    _ => t.fqn,
+                };
+                let (cands, ext) = self.table.methods_named(&holder, &site.name);
+                (holder, cands, ext)
+            }
+        };
+        match cands.as_slice() {
+            [(decl, m)] => Target::Internal(key(decl, m)),
+            [] => match external {
+                Some(ext) => Target::External {
+                    type_fqn: ext,
+                    method: site.name.clone(),
+                },
+                None => unresolved(format!("no method {} on {fqn}", site.name)),
+            },
+            _ => {
+                let by_arity: Vec<&(String, &MethodInfo)> = match site.arity_hint {
+                    Some(n) => cands
+                        .iter()
+                        .filter(|(_, m)| m.params.len() == n || m.params.len() + 1 == n)
+                        .collect(),
+                    None => Vec::new(),
+                };
+                match by_arity.as_slice() {
+                    [(decl, m)] => Target::Internal(key(decl, m)),
+                    _ => unresolved(format!("ambiguous reference {fqn}::{}", site.name)),
+                }
+            }
+        }
+    }
+}
+
+/// The standard library facade of a top-level function, if it is one of Kotlin's.
+fn stdlib_facade(name: &str) -> Option<&'static str> {
+    STDLIB
+        .iter()
+        .find(|(_, names)| names.contains(&name))
+        .map(|(facade, _)| *facade)
+}
+
+/// `Integer` → `int` and the other boxes; Kotlin does not tell them apart in calls.
+fn unbox(t: &str) -> String {
+    let simple = t.rsplit('.').next().unwrap_or(t);
+    match simple {
+        "Integer" => "int",
+        "Long" => "long",
+        "Short" => "short",
+        "Byte" => "byte",
+        "Double" => "double",
+        "Float" => "float",
+        "Boolean" => "boolean",
+        "Character" => "char",
+        _ => return t.to_string(),
+    }
+    .to_string()
+}
+
+fn is_number(t: &str) -> bool {
+    matches!(t, "int" | "long" | "short" | "byte" | "double" | "float")
+}
+
+/// `List<Foo>` → `Foo`; `java.util.List<Foo>` too.
+fn element_of(written: &str) -> Option<String> {
+    let open = written.find('<')?;
+    let base = simple_name(&written[..open]);
+    if !CONTAINERS.contains(&base.as_str()) {
+        return None;
+    }
+    let inner = written[open + 1..].trim_end().strip_suffix('>')?.trim();
+    if inner.contains(',') || inner == "?" {
+        return None;
+    }
+    let inner = inner.strip_prefix("? extends ").unwrap_or(inner).trim();
+    Some(inner.to_string())
+}
+
+/// A receiver that is only names (`a.b.C`), as dotted text.
+fn dotted(r: &Receiver) -> Option<String> {
+    match r {
+        Receiver::Name(n) => Some(n.clone()),
+        Receiver::Field(inner, f) => Some(format!("{}.{f}", dotted(inner)?)),
+        _ => None,
+    }
+}

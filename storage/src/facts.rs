@@ -1,0 +1,128 @@
+//! The per-file facts cache an incremental re-index reads: the parsed facts of one source
+//! file, opaque bytes here, under a digest the indexer computes from the file's path, its
+//! content and the indexer build that parsed it.
+//!
+//! It lives in the `default` column family, outside every generation: an entry is true of
+//! its key forever (the same bytes parsed by the same build give the same facts), so it
+//! needs no atomicity with a commit — an entry written by a run that then dies is simply
+//! there for the next run, and an entry lost in a crash costs one parse. What does need
+//! bookkeeping is garbage: each product records the digests its last run used, and entries
+//! no product uses any more are deleted when a run records its own list.
+
+use rocksdb::{IteratorMode, WriteBatch, WriteOptions};
+
+use crate::error::Result;
+use crate::store::{Store, CF_DEFAULT};
+
+/// A cache key: a 32-byte digest the indexer computes.
+pub type FactsDigest = [u8; 32];
+
+/// Prefix of a cached entry's key (`facts/` + digest).
+const ENTRY: &[u8] = b"facts/";
+/// Prefix of a product's list of digests (`facts-of/` + product name).
+const USED_BY: &[u8] = b"facts-of/";
+
+fn entry_key(digest: &FactsDigest) -> Vec<u8> {
+    let mut key = ENTRY.to_vec();
+    key.extend_from_slice(digest);
+    key
+}
+
+fn used_key(product: &str) -> Vec<u8> {
+    let mut key = USED_BY.to_vec();
+    key.extend_from_slice(product.as_bytes());
+    key
+}
+
+/// Cache writes skip the sync: a lost entry costs a parse, never a wrong answer.
+fn cache_write() -> WriteOptions {
+    let mut w = WriteOptions::default();
+    w.set_sync(false);
+    w
+}
+
+fn digests(bytes: &[u8]) -> impl Iterator<Item = FactsDigest> + '_ {
+    bytes.chunks_exact(32).filter_map(|c| c.try_into().ok())
+}
+
+impl Store {
+    /// The cached facts under each digest, in order (`None` where there are none).
+    pub fn cached_facts(&self, keys: &[FactsDigest]) -> Result<Vec<Option<Vec<u8>>>> {
+        let inner = &self.inner;
+        let keys: Vec<Vec<u8>> = keys.iter().map(entry_key).collect();
+        inner
+            .db
+            .batched_multi_get_cf(inner.cf(CF_DEFAULT), keys.iter(), false)
+            .into_iter()
+            .map(|r| Ok(r?.map(|v| v.to_vec())))
+            .collect()
+    }
+
+    /// Caches facts under their digests (an entry already there is overwritten with what
+    /// is, by construction, the same bytes).
+    pub fn cache_facts(&self, entries: &[(FactsDigest, Vec<u8>)]) -> Result<()> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let inner = &self.inner;
+        let mut batch = WriteBatch::default();
+        for (digest, bytes) in entries {
+            batch.put_cf(inner.cf(CF_DEFAULT), entry_key(digest), bytes);
+        }
+        inner.db.write_opt(batch, &cache_write())?;
+        Ok(())
+    }
+
+    /// Records the digests `product`'s last run used and deletes the cached entries that no
+    /// product uses any more. Returns how many entries were deleted.
+    pub fn retain_facts(&self, product: &str, used: &[FactsDigest]) -> Result<u64> {
+        let inner = &self.inner;
+        let cf = inner.cf(CF_DEFAULT);
+        let mut previous: Vec<FactsDigest> = Vec::new();
+        let mut others: std::collections::HashSet<FactsDigest> = std::collections::HashSet::new();
+        let own = used_key(product);
+        for item in inner
+            .db
+            .iterator_cf(cf, IteratorMode::From(USED_BY, rocksdb::Direction::Forward))
+        {
+            let (key, value) = item?;
+            if !key.starts_with(USED_BY) {
+                break;
+            }
+            if *key == *own {
+                previous.extend(digests(&value));
+            } else {
+                others.extend(digests(&value));
+            }
+        }
+        let mut batch = WriteBatch::default();
+        batch.put_cf(cf, &own, used.concat());
+        let keep: std::collections::HashSet<&FactsDigest> = used.iter().collect();
+        let mut deleted = 0;
+        for digest in previous {
+            if !keep.contains(&digest) && !others.contains(&digest) {
+                batch.delete_cf(cf, entry_key(&digest));
+                deleted += 1;
+            }
+        }
+        inner.db.write_opt(batch, &cache_write())?;
+        Ok(deleted)
+    }
+
+    /// How many facts entries the cache holds (for tests and `status`).
+    pub fn cached_facts_count(&self) -> Result<u64> {
+        let inner = &self.inner;
+        let mut n = 0;
+        for item in inner.db.iterator_cf(
+            inner.cf(CF_DEFAULT),
+            IteratorMode::From(ENTRY, rocksdb::Direction::Forward),
+        ) {
+            let (key, _) = item?;
+            if !key.starts_with(ENTRY) {
+                break;
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+}

@@ -1,0 +1,635 @@
+//! An index run's writes, off the indexing thread and around the memtables.
+//!
+//! The indexing thread only allocates ids and keeps the run's node sets; everything it
+//! writes travels in batches over a bounded channel to one staging thread. That thread
+//! encodes records and name keys, keeps one sorted run per column family in memory, and
+//! when the runs reach their byte budget writes each as an SST file into the run's own
+//! folder (`<store>/ingest/<run>/`). The commit ingests those files into the store, one
+//! call per column family (RocksDB's `IngestExternalFile`: no memtable, no write-ahead log,
+//! no flush), under the run's node ids, which no reader can see; then one synced catalog
+//! write makes them visible. A run that is abandoned, or a process that dies before the
+//! commit, leaves only files in that folder, removed with it (or on the next open).
+//!
+//! Memory is bounded by design: the channel holds at most [`CHANNEL_BATCHES`] batches of at
+//! most [`BATCH_OPS`] operations or [`BATCH_BYTES`] bytes, and the sorted runs together at
+//! most `staging_bytes` ([`crate::StoreOptions`], 64 MiB by default; past it the largest is
+//! written out). A product of any size is a
+//! sequence of such runs: later runs of the adjacency and sets families are merge operands
+//! that RocksDB unions, the other families overlap nowhere or are ordered by ingestion.
+//!
+//! Files are ingested nodes first, so a node's name keys never reach the store before its
+//! record does: whatever part of a run is in the store can be purged through its records.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use roaring::RoaringBitmap;
+use rocksdb::{IngestExternalFileOptions, SstFileWriter};
+
+use crate::codec;
+use crate::error::{Result, StoreError};
+use crate::link::LinkDecl;
+use crate::model::{EdgeAttrs, EdgeKind, Node};
+use crate::store::{
+    self, Store, CF_ADJ_IN, CF_ADJ_OUT, CF_CONTENT, CF_EDGE_ATTRS, CF_LINKS, CF_NAMES, CF_NODES, CF_SETS,
+};
+
+/// Operations per batch sent to the staging thread.
+const BATCH_OPS: usize = 4_096;
+/// Bytes (of names and content) per batch, whichever bound comes first.
+const BATCH_BYTES: usize = 1 << 20;
+/// Batches in flight: past this the indexing thread waits for the staging thread.
+const CHANNEL_BATCHES: usize = 4;
+/// Bytes all sorted runs of the staging thread may hold before the largest is written out,
+/// unless the store is opened with another [`crate::StoreOptions::staging_bytes`].
+pub(crate) const DEFAULT_STAGING_BYTES: usize = 64 << 20;
+/// Bytes one buffered edge costs (source, kind, target, padding).
+const EDGE_BYTES: usize = std::mem::size_of::<(u32, EdgeKind, u32)>();
+
+/// The folder, inside the store's directory, where SST files are written before ingestion.
+pub(crate) const INGEST_DIR: &str = "ingest";
+
+/// One write of an index run.
+pub(crate) enum Op {
+    /// A node record and its name keys.
+    Node(Node),
+    /// An edge within the run.
+    Edge(u32, EdgeKind, u32),
+    /// Facts about an edge.
+    EdgeAttrs(u32, EdgeKind, u32, EdgeAttrs),
+    /// Content of a node.
+    Content(u32, u8, String),
+    /// A link declaration of a node, with its sequence number within the node.
+    Decl(u32, u32, LinkDecl),
+    /// Named sets, as id lists to union into what is stored.
+    Sets(HashMap<String, RoaringBitmap>),
+}
+
+impl Op {
+    fn bytes(&self) -> usize {
+        match self {
+            Op::Node(n) => 64 + n.name.len() * 2 + n.fqn.as_ref().map_or(0, |f| f.len() * 2),
+            Op::Content(_, _, text) => 16 + text.len(),
+            Op::Sets(sets) => sets.values().map(|s| s.serialized_size()).sum(),
+            _ => 32,
+        }
+    }
+}
+
+enum Msg {
+    Ops(Vec<Op>),
+    /// Write everything out, with these last records of the `sets` family (the run's own
+    /// node, kind and flag sets), and stop.
+    Finish(Vec<(Vec<u8>, Vec<u8>)>),
+}
+
+/// The indexing thread's end of the staging thread.
+pub(crate) struct Stage {
+    tx: Option<SyncSender<Msg>>,
+    thread: Option<JoinHandle<Result<()>>>,
+    failed: Arc<AtomicBool>,
+    ops: Vec<Op>,
+    bytes: usize,
+}
+
+impl std::fmt::Debug for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stage")
+            .field("buffered", &self.ops.len())
+            .finish()
+    }
+}
+
+impl Stage {
+    /// Starts the staging thread of run `run`.
+    pub(crate) fn start(store: &Store, run: u64) -> Result<Stage> {
+        let dir = store.inner.path.join(INGEST_DIR).join(run.to_string());
+        std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+        let (tx, rx) = sync_channel(CHANNEL_BATCHES);
+        let failed = Arc::new(AtomicBool::new(false));
+        let mut stager = Stager::new(store.clone(), run, dir, failed.clone());
+        let thread = std::thread::Builder::new()
+            .name("semgraph-stage".into())
+            .spawn(move || stager.run(rx))
+            .map_err(StoreError::Io)?;
+        Ok(Stage {
+            tx: Some(tx),
+            thread: Some(thread),
+            failed,
+            ops: Vec::with_capacity(BATCH_OPS),
+            bytes: 0,
+        })
+    }
+
+    /// Queues one write; sends the batch when it is full.
+    pub(crate) fn push(&mut self, op: Op) -> Result<()> {
+        self.bytes += op.bytes();
+        self.ops.push(op);
+        if self.ops.len() >= BATCH_OPS || self.bytes >= BATCH_BYTES {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self) -> Result<()> {
+        if self.failed.load(Ordering::Relaxed) {
+            return Err(self.stop());
+        }
+        let ops = std::mem::replace(&mut self.ops, Vec::with_capacity(BATCH_OPS));
+        self.bytes = 0;
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let sent = self.tx.as_ref().map(|tx| tx.send(Msg::Ops(ops)).is_ok());
+        match sent {
+            Some(true) => Ok(()),
+            _ => Err(self.stop()),
+        }
+    }
+
+    /// The staging thread's error, once it has stopped.
+    fn stop(&mut self) -> StoreError {
+        self.tx = None;
+        match self.join() {
+            Err(e) => e,
+            Ok(()) => StoreError::Invalid {
+                what: "index run",
+                reason: "its staging thread stopped before the run ended".into(),
+            },
+        }
+    }
+
+    fn join(&mut self) -> Result<()> {
+        match self.thread.take() {
+            Some(t) => t.join().unwrap_or_else(|_| {
+                Err(StoreError::Invalid {
+                    what: "index run",
+                    reason: "its staging thread panicked".into(),
+                })
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes everything out, `last_sets` included, and waits until it is in the store.
+    pub(crate) fn finish(&mut self, last_sets: Vec<(Vec<u8>, Vec<u8>)>) -> Result<()> {
+        self.send()?;
+        let sent = self.tx.take().map(|tx| tx.send(Msg::Finish(last_sets)).is_ok());
+        let joined = self.join();
+        match (sent, joined) {
+            (_, Err(e)) => Err(e),
+            (Some(true), Ok(())) => Ok(()),
+            _ => Err(StoreError::Invalid {
+                what: "index run",
+                reason: "its staging thread stopped before the run ended".into(),
+            }),
+        }
+    }
+
+    /// Abandons what is buffered and waits for the staging thread to stop: after this
+    /// returns, nothing more of the run reaches the store.
+    pub(crate) fn abandon(&mut self) {
+        self.ops.clear();
+        self.tx = None;
+        if let Err(e) = self.join() {
+            tracing::debug!(error = %e, "the staging thread of an abandoned run had failed");
+        }
+    }
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        self.abandon();
+    }
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> StoreError {
+    let detail = format!("{}: {e}", path.display());
+    if matches!(e.raw_os_error(), Some(28 | 27 | 122)) {
+        StoreError::DiskFull { detail }
+    } else {
+        StoreError::Io(e)
+    }
+}
+
+/// Whether an entry of a sorted run replaces what is stored or is unioned into it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Write {
+    Put,
+    /// An id list merged by `semgraph.id_union.v1`.
+    Merge,
+}
+
+/// The entries of one column family waiting to be written, in arrival order.
+struct SortedRun {
+    cf: &'static str,
+    data: Vec<u8>,
+    /// (offset in `data`, key length, value length, write).
+    entries: Vec<(u32, u32, u32, Write)>,
+}
+
+impl SortedRun {
+    fn new(cf: &'static str) -> SortedRun {
+        SortedRun {
+            cf,
+            data: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.data.len() + self.entries.len() * 16
+    }
+
+    fn add(&mut self, key: &[u8], value: &[u8], write: Write) {
+        // A run is written out long before it could reach 4 GiB.
+        let at = self.data.len() as u32;
+        self.data.extend_from_slice(key);
+        self.data.extend_from_slice(value);
+        self.entries
+            .push((at, key.len() as u32, value.len() as u32, write));
+    }
+
+    fn key(&self, e: &(u32, u32, u32, Write)) -> &[u8] {
+        &self.data[e.0 as usize..(e.0 + e.1) as usize]
+    }
+
+    fn value(&self, e: &(u32, u32, u32, Write)) -> &[u8] {
+        let start = (e.0 + e.1) as usize;
+        &self.data[start..start + e.2 as usize]
+    }
+
+    /// Writes the run as one SST file, sorted; of equal keys the last put wins and merges
+    /// are unioned (in arrival order, as a write batch would have applied them).
+    /// Returns false when the run was empty.
+    fn write(&mut self, options: &rocksdb::Options, path: &Path) -> Result<bool> {
+        if self.entries.is_empty() {
+            return Ok(false);
+        }
+        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
+        {
+            let entries = &self.entries;
+            let data = &self.data;
+            let key = |i: &u32| {
+                let e = &entries[*i as usize];
+                &data[e.0 as usize..(e.0 + e.1) as usize]
+            };
+            // Stable: equal keys stay in arrival order.
+            order.sort_by(|a, b| key(a).cmp(key(b)));
+        }
+        let mut writer = SstFileWriter::create(options);
+        writer.open(path)?;
+        let mut i = 0;
+        while i < order.len() {
+            let first = &self.entries[order[i] as usize];
+            let mut j = i + 1;
+            while j < order.len() && self.key(&self.entries[order[j] as usize]) == self.key(first) {
+                j += 1;
+            }
+            let group = &order[i..j];
+            let key = self.key(first);
+            // A put replaces what came before it; merges after it are unioned into it.
+            let from = group
+                .iter()
+                .rposition(|&k| self.entries[k as usize].3 == Write::Put)
+                .unwrap_or(0);
+            let head = &self.entries[group[from] as usize];
+            if group.len() - from == 1 {
+                match head.3 {
+                    Write::Put => writer.put(key, self.value(head))?,
+                    Write::Merge => writer.merge(key, self.value(head))?,
+                }
+            } else {
+                // Only id lists are ever merged.
+                let mut ids = RoaringBitmap::new();
+                for &k in &group[from..] {
+                    ids |= codec::decode_ids(self.cf, self.value(&self.entries[k as usize]))?;
+                }
+                match head.3 {
+                    Write::Put => writer.put(key, codec::encode_ids(&ids))?,
+                    Write::Merge => writer.merge(key, codec::encode_ids(&ids))?,
+                }
+            }
+            i = j;
+        }
+        writer.finish()?;
+        self.data = Vec::new();
+        self.entries = Vec::new();
+        Ok(true)
+    }
+}
+
+/// The staging thread: sorted runs per column family, written out and ingested.
+struct Stager {
+    store: Store,
+    dir: PathBuf,
+    files: u32,
+    /// Files written and not yet ingested, per column family, in the order written.
+    pending: Vec<(&'static str, PathBuf)>,
+    nodes: SortedRun,
+    names: SortedRun,
+    attrs: SortedRun,
+    content: SortedRun,
+    links: SortedRun,
+    sets: SortedRun,
+    run: u64,
+    edges: Vec<(u32, EdgeKind, u32)>,
+    /// Whether some adjacency was written already: later lists are merge operands.
+    edges_written: bool,
+    failed: Arc<AtomicBool>,
+}
+
+impl Stager {
+    fn new(store: Store, run: u64, dir: PathBuf, failed: Arc<AtomicBool>) -> Stager {
+        Stager {
+            store,
+            dir,
+            files: 0,
+            pending: Vec::new(),
+            nodes: SortedRun::new(CF_NODES),
+            names: SortedRun::new(CF_NAMES),
+            attrs: SortedRun::new(CF_EDGE_ATTRS),
+            content: SortedRun::new(CF_CONTENT),
+            links: SortedRun::new(CF_LINKS),
+            sets: SortedRun::new(CF_SETS),
+            run,
+            edges: Vec::new(),
+            edges_written: false,
+            failed,
+        }
+    }
+
+    fn run(&mut self, rx: Receiver<Msg>) -> Result<()> {
+        let result = self.serve(&rx);
+        if result.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        // Whatever was not ingested is dropped with the folder.
+        if let Err(e) = std::fs::remove_dir_all(&self.dir) {
+            tracing::debug!(error = %e, dir = %self.dir.display(), "removing the staging folder failed");
+        }
+        result
+    }
+
+    fn serve(&mut self, rx: &Receiver<Msg>) -> Result<()> {
+        // A closed channel without `Finish` is an abandoned run: stop, write nothing more.
+        while let Ok(msg) = rx.recv() {
+            match msg {
+                Msg::Ops(ops) => {
+                    for op in ops {
+                        self.apply(op);
+                        self.keep_within_budget()?;
+                    }
+                }
+                Msg::Finish(last_sets) => {
+                    for (key, value) in last_sets {
+                        self.sets.add(&key, &value, Write::Put);
+                    }
+                    self.write_all()?;
+                    return self.ingest_all();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, op: Op) {
+        match op {
+            Op::Node(mut node) => {
+                node.attrs.sort();
+                node.attrs.dedup_by(|a, b| a.0 == b.0);
+                let id = node.id.0;
+                self.nodes
+                    .add(&codec::id_key(id), &codec::encode_record(&node), Write::Put);
+                for key in store::name_keys(&node, id) {
+                    self.names.add(&key, &[], Write::Put);
+                }
+            }
+            Op::Edge(src, kind, dst) => self.edges.push((src, kind, dst)),
+            Op::EdgeAttrs(src, kind, dst, attrs) => self.attrs.add(
+                &codec::edge_key(src, kind, dst),
+                &codec::encode_record(&attrs),
+                Write::Put,
+            ),
+            Op::Content(id, kind, text) => {
+                self.content
+                    .add(&codec::content_key(id, kind), text.as_bytes(), Write::Put)
+            }
+            Op::Decl(id, seq, decl) => self.links.add(
+                &codec::link_decl_key(id, seq),
+                &codec::encode_record(&decl),
+                Write::Put,
+            ),
+            Op::Sets(sets) => {
+                for (name, ids) in sets {
+                    self.sets.add(
+                        &codec::set_key(self.run, &name),
+                        &codec::encode_ids(&ids),
+                        Write::Merge,
+                    );
+                }
+            }
+        }
+    }
+
+    fn buffered(&self) -> usize {
+        self.nodes.bytes()
+            + self.names.bytes()
+            + self.attrs.bytes()
+            + self.content.bytes()
+            + self.links.bytes()
+            + self.sets.bytes()
+            + self.edges.len() * EDGE_BYTES
+    }
+
+    /// Writes out the largest runs until the rest fit in half the budget.
+    fn keep_within_budget(&mut self) -> Result<()> {
+        let budget = self.store.inner.options.staging_bytes;
+        if self.buffered() <= budget {
+            return Ok(());
+        }
+        while self.buffered() > budget / 2 {
+            let sizes = [
+                self.nodes.bytes(),
+                self.names.bytes(),
+                self.attrs.bytes(),
+                self.content.bytes(),
+                self.links.bytes(),
+                self.sets.bytes(),
+                self.edges.len() * EDGE_BYTES,
+            ];
+            let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
+            match largest {
+                0 => self.write_nodes()?,
+                1 => self.write_names()?,
+                2 => self.write_sorted(Which::Attrs)?,
+                3 => self.write_sorted(Which::Content)?,
+                4 => self.write_sorted(Which::Links)?,
+                5 => self.write_sorted(Which::Sets)?,
+                _ => self.write_edges()?,
+            }
+        }
+        Ok(())
+    }
+
+    fn write_all(&mut self) -> Result<()> {
+        self.write_nodes()?;
+        self.write_names()?;
+        self.write_edges()?;
+        for which in [Which::Attrs, Which::Content, Which::Links, Which::Sets] {
+            self.write_sorted(which)?;
+        }
+        Ok(())
+    }
+
+    fn next_path(&mut self, cf: &str) -> PathBuf {
+        self.files += 1;
+        self.dir.join(format!("{:06}-{cf}.sst", self.files))
+    }
+
+    fn write_run(&mut self, run: &mut SortedRun) -> Result<()> {
+        let path = self.next_path(run.cf);
+        let options = store::cf_options(run.cf, &self.store.inner.cache);
+        if run.write(&options, &path)? {
+            self.pending.push((run.cf, path));
+        }
+        Ok(())
+    }
+
+    fn write_nodes(&mut self) -> Result<()> {
+        let mut run = std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES));
+        self.write_run(&mut run)
+    }
+
+    fn write_names(&mut self) -> Result<()> {
+        let mut run = std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES));
+        self.write_run(&mut run)
+    }
+
+    fn write_sorted(&mut self, which: Which) -> Result<()> {
+        let slot = match which {
+            Which::Attrs => &mut self.attrs,
+            Which::Content => &mut self.content,
+            Which::Links => &mut self.links,
+            Which::Sets => &mut self.sets,
+        };
+        let cf = slot.cf;
+        let mut run = std::mem::replace(slot, SortedRun::new(cf));
+        self.write_run(&mut run)
+    }
+
+    /// Writes the buffered edges as one id list per (node, kind) in each direction: sorting
+    /// groups them, so no per-edge hashing is needed.
+    fn write_edges(&mut self) -> Result<()> {
+        if self.edges.is_empty() {
+            return Ok(());
+        }
+        let write = if self.edges_written {
+            Write::Merge
+        } else {
+            Write::Put
+        };
+        let mut edges = std::mem::take(&mut self.edges);
+        for cf in [CF_ADJ_OUT, CF_ADJ_IN] {
+            if cf == CF_ADJ_IN {
+                for e in edges.iter_mut() {
+                    *e = (e.2, e.1, e.0);
+                }
+            }
+            edges.sort_unstable();
+            edges.dedup();
+            let mut run = SortedRun::new(cf);
+            for group in edges.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+                let (node, kind, _) = group[0];
+                let ids = RoaringBitmap::from_sorted_iter(group.iter().map(|e| e.2)).unwrap_or_default();
+                run.add(&codec::adj_key(node, kind), &codec::encode_ids(&ids), write);
+            }
+            self.write_run(&mut run)?;
+        }
+        self.edges_written = true;
+        Ok(())
+    }
+
+    /// Ingests every file written, one call per column family, nodes first (see the
+    /// module doc); within a family later files win, as later writes would.
+    fn ingest_all(&mut self) -> Result<()> {
+        let inner = &self.store.inner;
+        let mut opts = IngestExternalFileOptions::default();
+        opts.set_move_files(true);
+        for cf in [
+            CF_NODES,
+            CF_NAMES,
+            CF_ADJ_OUT,
+            CF_ADJ_IN,
+            CF_EDGE_ATTRS,
+            CF_CONTENT,
+            CF_LINKS,
+            CF_SETS,
+        ] {
+            let files: Vec<&PathBuf> = self
+                .pending
+                .iter()
+                .filter(|(c, _)| *c == cf)
+                .map(|(_, p)| p)
+                .collect();
+            if !files.is_empty() {
+                inner
+                    .db
+                    .ingest_external_file_cf_opts(inner.cf(cf), &opts, files)?;
+            }
+        }
+        self.pending.clear();
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Which {
+    Attrs,
+    Content,
+    Links,
+    Sets,
+}
+
+/// Deletes `keys` of `cf` (emptying `keys`): sorted into one SST file of deletes and
+/// ingested, so a purge writes no memtable entry per key.
+pub(crate) fn delete_keys(store: &Store, cf: &'static str, keys: &mut Vec<Vec<u8>>) -> Result<()> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    static PURGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = store.inner.path.join(INGEST_DIR);
+    std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+    let path = dir.join(format!(
+        "purge-{}-{}.sst",
+        std::process::id(),
+        PURGES.fetch_add(1, Ordering::Relaxed)
+    ));
+    let options = store::cf_options(cf, &store.inner.cache);
+    let written = (|| -> Result<()> {
+        let mut writer = SstFileWriter::create(&options);
+        writer.open(&path)?;
+        for key in keys.iter() {
+            writer.delete(key)?;
+        }
+        writer.finish()?;
+        let inner = &store.inner;
+        let mut opts = IngestExternalFileOptions::default();
+        opts.set_move_files(true);
+        inner
+            .db
+            .ingest_external_file_cf_opts(inner.cf(cf), &opts, vec![&path])?;
+        Ok(())
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&path);
+    }
+    keys.clear();
+    written
+}

@@ -12,7 +12,7 @@ use super::symbols::MethodInfo;
 use super::symbols::{is_primitive, SymbolTable, TypeRef};
 use super::typed::{Typer, Val};
 use super::types::{Names, ProductModel};
-use super::{MethodKey, ResolvedCall, Target};
+use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
 use crate::typemodel::model::{FoundMethod, Layered};
 use crate::typemodel::ty::Ty;
@@ -202,27 +202,6 @@ struct Scope<'a> {
     product: &'a ProductModel,
 }
 
-/// What a receiver expression denotes.
-enum Recv {
-    /// A value of this type.
-    Instance(TypeRef),
-    /// The type itself (`Type.staticMethod()`).
-    Static(TypeRef),
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Fit {
-    Exact,
-    Maybe,
-    No,
-}
-
-fn unresolved(reason: impl Into<String>) -> Target {
-    Target::Unresolved {
-        reason: reason.into(),
-    }
-}
-
 /// Most candidates an ambiguous call lists; beyond, it is unresolved.
 const MAX_CANDIDATES: usize = 8;
 
@@ -243,14 +222,6 @@ fn ambiguous(keys: impl Iterator<Item = MethodKey>, why: impl FnOnce() -> String
             .unwrap_or_else(|| unresolved(why())),
         n if n > MAX_CANDIDATES => unresolved(why()),
         _ => Target::Ambiguous(out),
-    }
-}
-
-fn key(decl_fqn: &str, m: &MethodInfo) -> MethodKey {
-    MethodKey {
-        type_fqn: decl_fqn.to_string(),
-        name: m.name.clone(),
-        params: m.params.iter().map(|p| simple_name(p)).collect(),
     }
 }
 

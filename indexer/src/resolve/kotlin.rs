@@ -27,7 +27,7 @@
 //! Anything left open is `Target::Unresolved` with a reason, never a guess.
 
 use super::symbols::{is_primitive, MethodInfo, SymbolTable, TypeRef};
-use super::{MethodKey, ResolvedCall, Target};
+use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, Expr, MethodDecl, Receiver, TypeKind};
 use crate::lang::kotlin::accessor_names;
 
@@ -260,36 +260,6 @@ struct Scope<'a> {
     file: &'a CodeFile,
     type_fqn: &'a str,
     method: &'a MethodDecl,
-}
-
-/// What a receiver expression denotes.
-#[derive(Debug, Clone)]
-enum Recv {
-    /// A value of this type.
-    Instance(TypeRef),
-    /// The type itself (`Type.f()`: its companion, its statics, its nested types).
-    Static(TypeRef),
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Fit {
-    Exact,
-    Maybe,
-    No,
-}
-
-fn unresolved(reason: impl Into<String>) -> Target {
-    Target::Unresolved {
-        reason: reason.into(),
-    }
-}
-
-fn key(decl_fqn: &str, m: &MethodInfo) -> MethodKey {
-    MethodKey {
-        type_fqn: decl_fqn.to_string(),
-        name: m.name.clone(),
-        params: m.params.iter().map(|p| simple_name(p)).collect(),
-    }
 }
 
 /// Whether a call's argument `i` is a lambda (trailing or not).

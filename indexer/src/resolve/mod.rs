@@ -95,3 +95,36 @@ impl MethodKey {
         }
     }
 }
+
+/// What a receiver expression denotes, for the call rules of either language.
+#[derive(Debug, Clone)]
+enum Recv {
+    /// A value of this type.
+    Instance(symbols::TypeRef),
+    /// The type itself (`Type.f()`: its statics, a Kotlin companion, its nested types).
+    Static(symbols::TypeRef),
+}
+
+/// How well a call's arguments fit a method's parameters.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    Exact,
+    Maybe,
+    No,
+}
+
+/// A call no rule binds, with the reason a person reads.
+fn unresolved(reason: impl Into<String>) -> Target {
+    Target::Unresolved {
+        reason: reason.into(),
+    }
+}
+
+/// The key of method `m` as type `decl_fqn` declares it.
+fn key(decl_fqn: &str, m: &symbols::MethodInfo) -> MethodKey {
+    MethodKey {
+        type_fqn: decl_fqn.to_string(),
+        name: m.name.clone(),
+        params: m.params.iter().map(|p| crate::facts::simple_name(p)).collect(),
+    }
+}

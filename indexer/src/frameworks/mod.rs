@@ -44,6 +44,7 @@ mod spring_data;
 mod spring_events;
 mod spring_hateoas;
 mod spring_mvc;
+mod supertypes;
 
 #[cfg(test)]
 pub(crate) mod testing;

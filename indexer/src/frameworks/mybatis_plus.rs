@@ -29,6 +29,7 @@ use std::sync::OnceLock;
 use super::annotations::{arg, find as annotation, short};
 use super::jpa::qualify;
 use super::mockito::in_mock_setup;
+use super::supertypes::{supers_of, SuperRef, TypeArg};
 use super::values::At;
 use super::{call_site, EntityTable, Finding, Findings, Owner, Product, Recogniser};
 use crate::facts::type_args;
@@ -150,24 +151,6 @@ fn access_of(method: &str) -> Option<Access> {
     }
 }
 
-/// A type argument of a supertype: a concrete type or the subtype's own type parameter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum TypeArg {
-    Concrete(String),
-    Param(usize),
-}
-
-/// A supertype as a type declares it.
-#[derive(Debug, Clone)]
-struct SuperRef {
-    simple: String,
-    qualified: String,
-    args: Vec<TypeArg>,
-    /// MyBatis-Plus's own: imported from its packages, written with them, or reachable
-    /// only through such a wildcard import.
-    framework: bool,
-}
-
 /// Types of the product whose supertypes may lead to MyBatis-Plus's bases.
 #[derive(Debug, Default)]
 pub(crate) struct Mappers {
@@ -183,46 +166,7 @@ impl Mappers {
             if !matches!(t.kind, TypeKind::Interface | TypeKind::Class) {
                 continue;
             }
-            let supers: Vec<SuperRef> = t
-                .extends
-                .iter()
-                .chain(&t.implements)
-                .map(|s| {
-                    let args = type_args(s)
-                        .iter()
-                        .map(|a| {
-                            match t
-                                .type_params
-                                .iter()
-                                .position(|p| p == a || p.starts_with(&format!("{a} ")))
-                            {
-                                Some(i) => TypeArg::Param(i),
-                                None => TypeArg::Concrete(qualify(file, a)),
-                            }
-                        })
-                        .collect();
-                    let qualified = qualify(file, s);
-                    let simple = short(&facts::erase(s)).to_string();
-                    let imported = file
-                        .imports
-                        .iter()
-                        .any(|i| !i.is_static && !i.wildcard && short(&i.path) == simple);
-                    let declared_here = file.types.iter().any(|t| t.name == simple);
-                    let framework = PACKAGES.iter().any(|p| qualified.starts_with(p))
-                        || (!imported
-                            && !declared_here
-                            && file
-                                .imports
-                                .iter()
-                                .any(|i| i.wildcard && PACKAGES.iter().any(|p| i.path.starts_with(p))));
-                    SuperRef {
-                        simple,
-                        qualified,
-                        args,
-                        framework,
-                    }
-                })
-                .collect();
+            let supers = supers_of(file, t, t.extends.iter().chain(&t.implements), PACKAGES);
             if !supers.is_empty() {
                 self.types.insert(t.fqn.clone(), supers);
             }

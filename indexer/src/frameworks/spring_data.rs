@@ -14,9 +14,10 @@ use std::collections::HashMap;
 use super::annotations::{arg, find as annotation, has, short};
 use super::jpa::{jpql_uses, qualify, Entities};
 use super::mockito::in_mock_setup;
+use super::supertypes::{supers_of, SuperRef, TypeArg};
 use super::values::annotation_text;
 use super::{call_site, Findings, Owner, Product, Recogniser};
-use crate::facts::{self, Annotation, CodeFile, MethodDecl, TypeDecl, TypeKind};
+use crate::facts::{Annotation, CodeFile, MethodDecl, TypeDecl, TypeKind};
 use crate::lang::sql::Access;
 use crate::resolve::{MethodKey, ResolvedCall, Target};
 
@@ -84,24 +85,6 @@ const DERIVED_PREFIXES: &[&str] = &[
     "find", "read", "get", "query", "search", "stream", "count", "exists", "delete", "remove",
 ];
 
-/// A type argument of a supertype: a concrete type or the subtype's own type parameter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum TypeArg {
-    Concrete(String),
-    Param(usize),
-}
-
-/// A super-interface as an interface declares it.
-#[derive(Debug, Clone)]
-struct SuperRef {
-    simple: String,
-    qualified: String,
-    args: Vec<TypeArg>,
-    /// Whether it is Spring Data's: imported from `org.springframework.data…`, written
-    /// with that package, or only reachable through such a wildcard import.
-    spring_data: bool,
-}
-
 /// An interface that may be a repository: its supertypes with their type arguments.
 #[derive(Debug, Clone, Default)]
 struct RepoDecl {
@@ -128,38 +111,7 @@ impl Repositories {
                 if t.extends.is_empty() && domain.is_none() {
                     continue;
                 }
-                let supers =
-                    t.extends
-                        .iter()
-                        .map(|s| {
-                            let args = facts::type_args(s)
-                                .iter()
-                                .map(|a| match t.type_params.iter().position(|p| p == a) {
-                                    Some(i) => TypeArg::Param(i),
-                                    None => TypeArg::Concrete(qualify(file, a)),
-                                })
-                                .collect();
-                            let qualified = qualify(file, s);
-                            let name = short(&facts::erase(s)).to_string();
-                            let imported = file
-                                .imports
-                                .iter()
-                                .any(|i| !i.is_static && !i.wildcard && short(&i.path) == name);
-                            let declared_here = file.types.iter().any(|t| t.name == name);
-                            let spring_data = qualified.starts_with("org.springframework.data.")
-                                || (!imported
-                                    && !declared_here
-                                    && file.imports.iter().any(|i| {
-                                        i.wildcard && i.path.starts_with("org.springframework.data")
-                                    }));
-                            SuperRef {
-                                simple: name,
-                                qualified,
-                                args,
-                                spring_data,
-                            }
-                        })
-                        .collect();
+                let supers = supers_of(file, t, &t.extends, &["org.springframework.data"]);
                 self.repositories
                     .insert(t.fqn.clone(), RepoDecl { supers, domain });
             }
@@ -183,7 +135,7 @@ impl Repositories {
                     None => continue,
                 }
             }
-            if s.spring_data && FRAMEWORK_REPOSITORIES.contains(&s.simple.as_str()) {
+            if s.framework && FRAMEWORK_REPOSITORIES.contains(&s.simple.as_str()) {
                 return s.args.first().cloned();
             }
         }

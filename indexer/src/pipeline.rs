@@ -279,37 +279,110 @@ fn index_repo(
             build: BuildFile::default(),
         });
     }
-    let configs = config::read_configs(files, &mut run.warnings);
+    let local = config::read_configs(files, &mut run.warnings);
+    // Each deployable module's service name, then what a config server among them serves
+    // to the others from the repository (`shared/billing-service.yml`).
+    let deployable: Vec<&Module> = modules.iter().filter(|m| m.deployable).collect();
+    let in_module = |m: &Module, except: &ServedTo| -> Vec<&ParsedConfig> {
+        local
+            .iter()
+            .filter(|c| !except.contains_key(&c.file.rel))
+            .filter(|c| module_of(&modules, &c.file.rel).map(|o| &o.dir) == Some(&m.dir))
+            .collect()
+    };
+    let no_served = BTreeMap::new();
+    let mut names: Vec<(String, Option<String>)> = deployable
+        .iter()
+        .map(|m| service_name(m, &in_module(m, &no_served), &repo_name))
+        .collect();
+    let served_to = served_configs(run, &deployable, &names, files, &local, &in_module);
+    if !served_to.is_empty() {
+        // A server's name comes from its own files, not from those it serves.
+        for (m, name) in deployable.iter().zip(names.iter_mut()) {
+            *name = service_name(m, &in_module(m, &served_to), &repo_name);
+        }
+    }
+    let (mut served_local, mut configs): (Vec<ParsedConfig>, Vec<ParsedConfig>) = local
+        .into_iter()
+        .partition(|c| served_to.contains_key(&c.file.rel));
+    let mut served: Vec<ParsedConfig> = Vec::new();
+    for (rel, (_, profile)) in &served_to {
+        let mut c = match served_local.iter().position(|c| &c.file.rel == rel) {
+            Some(i) => served_local.swap_remove(i),
+            None => {
+                let Some(f) = files.iter().find(|f| &f.rel == rel) else {
+                    continue;
+                };
+                let Some(text) = walk::read_source(f, &mut run.warnings) else {
+                    continue;
+                };
+                let parsed = config::parse_config_file(rel, &text);
+                for w in &parsed.warnings {
+                    run.warn(rel, Some(w.line), w.message.clone());
+                }
+                ParsedConfig {
+                    file: SourceFile {
+                        kind: SourceKind::Config,
+                        ..f.clone()
+                    },
+                    parsed,
+                }
+            }
+        };
+        // `billing-service-docker.yml` is profile `docker`, as `application-docker.yml` is.
+        if c.parsed.profile.is_none() {
+            c.parsed.profile = profile.clone();
+            for e in c.parsed.entries.iter_mut().filter(|e| e.profile.is_none()) {
+                e.profile = profile.clone();
+            }
+        }
+        served.push(c);
+    }
+    run.stat("config.served-files", served.len() as u64);
+    // Served files first: Spring puts a config server's property sources above the
+    // service's own files.
+    let served_count = served.len();
+    served.append(&mut configs);
+    let configs = served;
+    // The modules a config file configures: those it is served to, else its own.
+    let config_modules = |rel: &str| -> Vec<String> {
+        match served_to.get(rel) {
+            Some((dirs, _)) => dirs.clone(),
+            None => module_of(&modules, rel)
+                .map(|m| m.dir.clone())
+                .into_iter()
+                .collect(),
+        }
+    };
+    // The one module a file belongs to for its service and its placeholders: a file
+    // served to one service is that service's.
+    let owner_dir = |rel: &str| -> Option<String> {
+        match served_to.get(rel) {
+            Some((dirs, _)) if dirs.len() == 1 => dirs.first().cloned(),
+            _ => module_of(&modules, rel).map(|m| m.dir.clone()),
+        }
+    };
     let env: Vec<&ParsedConfig> = configs
         .iter()
         .filter(|c| c.parsed.kind == ConfigKind::Env)
         .collect();
     // Each deployable module's service name, and the port its configuration listens on.
-    let mut named: Vec<(&Module, String, Option<String>, Vec<u16>)> = Vec::new();
-    for m in modules.iter().filter(|m| m.deployable) {
-        let in_module: Vec<&ParsedConfig> = configs
+    let mut named: Vec<NamedModule<'_>> = Vec::new();
+    for (m, (name, app_name)) in deployable.iter().zip(names) {
+        let main: Vec<&ParsedConfig> = configs
             .iter()
-            .filter(|c| module_of(&modules, &c.file.rel).map(|o| &o.dir) == Some(&m.dir))
-            .collect();
-        let app_name = config::module_application_name(&in_module);
-        let name = app_name
-            .clone()
-            .or_else(|| m.artifact.clone())
-            .or_else(|| {
-                m.dir
-                    .rsplit('/')
-                    .next()
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-            })
-            .unwrap_or_else(|| repo_name.clone());
-        let main: Vec<&ParsedConfig> = in_module
-            .iter()
-            .copied()
+            .filter(|c| config_modules(&c.file.rel).contains(&m.dir))
             .filter(|c| !c.file.rel.contains("src/test/"))
             .collect();
-        let ports = server_port(&ConfigScope::new(&main, &env)).into_iter().collect();
-        named.push((m, name, app_name, ports));
+        let scope = ConfigScope::new(&main, &env);
+        let ports = server_port(&scope).into_iter().collect();
+        named.push(NamedModule {
+            module: m,
+            name,
+            app_name,
+            ports,
+            base_path: context_path(&scope),
+        });
     }
     // Deployment descriptors: which module each deploys, and what it gives it.
     let deployments = read_deployments(files, &env, &mut run.warnings);
@@ -322,7 +395,14 @@ fn index_repo(
     }
     let mut services: BTreeMap<String, (NodeId, String)> = BTreeMap::new();
     let mut reach: BTreeMap<String, emit::findings::Reach> = BTreeMap::new();
-    for (m, name, app_name, mut ports) in named {
+    for NamedModule {
+        module: m,
+        name,
+        app_name,
+        mut ports,
+        base_path,
+    } in named
+    {
         let mut hosts: Vec<String> = Vec::new();
         for d in deployed.get(&m.dir).into_iter().flatten() {
             for h in &d.hosts {
@@ -349,6 +429,9 @@ fn index_repo(
         let r = reach.entry(name.clone()).or_default();
         r.hosts.extend(hosts);
         r.ports.extend(ports);
+        if r.base_path.is_none() {
+            r.base_path = base_path;
+        }
         services.insert(m.dir.clone(), (id, name));
     }
     // A deployment's environment is configuration of the module it deploys.
@@ -384,11 +467,16 @@ fn index_repo(
 
     // Config keys before code, so code can point at them. Each module's keys indexed once,
     // for every placeholder of the repository.
-    let service_of = |rel: &str| module_of(&modules, rel).and_then(|m| services.get(&m.dir).cloned());
+    let service_of = |rel: &str| owner_dir(rel).and_then(|dir| services.get(&dir).cloned());
     let mut module_configs: BTreeMap<Option<String>, Vec<&ParsedConfig>> = BTreeMap::new();
     for c in &configs {
-        let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
-        module_configs.entry(module).or_default().push(c);
+        let modules = config_modules(&c.file.rel);
+        if modules.is_empty() {
+            module_configs.entry(None).or_default().push(c);
+        }
+        for module in modules {
+            module_configs.entry(Some(module)).or_default().push(c);
+        }
     }
     for (dir, _) in &deploy_configs {
         module_configs.entry(Some(dir.clone())).or_default();
@@ -407,10 +495,7 @@ fn index_repo(
         })
         .collect();
     let env_only = ConfigScope::new(&[], &env);
-    let scope_of = |rel: &str| {
-        let module = module_of(&modules, rel).map(|m| m.dir.clone());
-        scopes.get(&module).unwrap_or(&env_only)
-    };
+    let scope_of = |rel: &str| scopes.get(&owner_dir(rel)).unwrap_or(&env_only);
 
     // Schemas: scripts and Liquibase changelogs, whose master and parameters come from
     // each module's config.
@@ -454,19 +539,29 @@ fn index_repo(
             .collect(),
     );
     let mut config_keys: Vec<NodeId> = Vec::new();
-    for c in &configs {
-        let module = module_of(&modules, &c.file.rel).map(|m| m.dir.clone());
+    for (i, c) in configs.iter().enumerate() {
         if let Some(&file) = file_nodes.get(&c.file.rel) {
             let written = emit::config::write_config(run, w, file, c, scope_of(&c.file.rel))?;
-            config_index.add(
-                &c.file.rel,
-                c.parsed.kind,
-                &module.unwrap_or_default(),
-                written.iter().map(|(k, _)| k.as_str()),
-            );
-            config_keys.extend(written.into_iter().map(|(_, id)| id));
+            let mut modules = config_modules(&c.file.rel);
+            if modules.is_empty() {
+                modules.push(String::new());
+            }
+            // A file served to several services is each one's: its keys are indexed once
+            // per module, each time pointing at the same nodes.
+            for module in &modules {
+                config_index.add(
+                    &c.file.rel,
+                    c.parsed.kind,
+                    module,
+                    written.iter().map(|(k, _)| k.as_str()),
+                );
+                config_keys.extend(written.iter().map(|(_, id)| *id));
+            }
         }
-        progress.file_done(c.file.size);
+        // A served YAML file is counted with the other files (it was not config to the walk).
+        if i >= served_count || c.file.rel.ends_with(".properties") {
+            progress.file_done(c.file.size);
+        }
     }
     for (dir, c) in &deploy_configs {
         if let Some(&file) = file_nodes.get(&c.file.rel) {
@@ -494,6 +589,126 @@ fn index_repo(
         progress.file_done(f.size);
     }
     Ok(())
+}
+
+/// A deployable module with what names and reaches its service.
+struct NamedModule<'m> {
+    module: &'m Module,
+    /// Its service name.
+    name: String,
+    /// Its `spring.application.name`, when it has one.
+    app_name: Option<String>,
+    /// The ports its configuration listens on.
+    ports: Vec<u16>,
+    /// The path its HTTP routes sit under.
+    base_path: Option<String>,
+}
+
+/// Config files served to modules, by file: the module folders each configures and the
+/// profile its name gives it.
+type ServedTo = BTreeMap<String, (Vec<String>, Option<String>)>;
+
+/// A deployable module's service name (its `spring.application.name`, else its artifact,
+/// else its folder, else the repository's name), and the application name when it has one.
+fn service_name(m: &Module, in_module: &[&ParsedConfig], repo_name: &str) -> (String, Option<String>) {
+    let app_name = config::module_application_name(in_module);
+    let name = app_name
+        .clone()
+        .or_else(|| m.artifact.clone())
+        .or_else(|| {
+            m.dir
+                .rsplit('/')
+                .next()
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| repo_name.to_string());
+    (name, app_name)
+}
+
+/// What the Spring Cloud Config servers among the modules serve to the others from the
+/// repository (see [`config::served_files`]); each location outside the sources is a
+/// warning on the server's config.
+fn served_configs<'c>(
+    run: &mut Run,
+    deployable: &[&Module],
+    names: &[(String, Option<String>)],
+    files: &[SourceFile],
+    local: &'c [ParsedConfig],
+    in_module: &dyn Fn(&Module, &ServedTo) -> Vec<&'c ParsedConfig>,
+) -> ServedTo {
+    let env: Vec<&ParsedConfig> = local
+        .iter()
+        .filter(|c| c.parsed.kind == ConfigKind::Env)
+        .collect();
+    let mut described = Vec::new();
+    let mut first_file: BTreeMap<&str, String> = BTreeMap::new();
+    for (m, (name, _)) in deployable.iter().zip(names) {
+        let own: Vec<&ParsedConfig> = in_module(m, &ServedTo::new())
+            .into_iter()
+            .filter(|c| !c.file.rel.contains("src/test/"))
+            .collect();
+        if let Some(c) = own.first() {
+            first_file.insert(&m.dir, c.file.rel.clone());
+        }
+        let scope = ConfigScope::new(&own, &env);
+        let entries = || own.iter().flat_map(|c| &c.parsed.entries);
+        let value = |key: &str| scope.lookup(None, key).map(|v| scope.resolve(&v));
+        let is_server = m.build.depends_on("spring-cloud-config-server")
+            || entries().any(|e| e.key.starts_with("spring.cloud.config.server."));
+        let server = is_server.then(|| config::ServerSettings {
+            search_locations: value("spring.cloud.config.server.native.search-locations")
+                .or_else(|| value("spring.cloud.config.server.native.searchLocations")),
+            native: entries()
+                .filter(|e| e.profile.is_none())
+                .filter(|e| {
+                    e.key.starts_with("spring.profiles.active")
+                        || e.key.starts_with("spring.profiles.include")
+                })
+                .any(|e| scope.resolve(&e.value).split(',').any(|p| p.trim() == "native")),
+        });
+        let client = m.build.depends_on("spring-cloud-starter-config")
+            || m.build.depends_on("spring-cloud-config-client")
+            || entries().any(|e| {
+                e.key.starts_with("spring.cloud.config.uri")
+                    || (e.key.starts_with("spring.config.import") && e.value.contains("configserver:"))
+            });
+        described.push(config::ConfigModule {
+            dir: &m.dir,
+            service: name,
+            server,
+            client,
+        });
+    }
+    let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+    let (served, warnings) = config::served_files(&described, &rels);
+    for (dir, message) in warnings {
+        let file = first_file.get(dir.as_str()).cloned().unwrap_or(dir);
+        run.warn(&file, None, message);
+    }
+    served
+        .into_iter()
+        .map(|s| (s.rel, (s.modules, s.profile)))
+        .collect()
+}
+
+/// The path every HTTP route of a service sits under: `server.servlet.context-path`
+/// (`server.context-path` before Spring Boot 2), or WebFlux's `spring.webflux.base-path`;
+/// `None` for the root.
+fn context_path(scope: &ConfigScope<'_>) -> Option<String> {
+    let written = [
+        "server.servlet.context-path",
+        "server.servlet.contextPath",
+        "server.context-path",
+        "server.contextPath",
+        "spring.webflux.base-path",
+        "spring.webflux.basePath",
+    ]
+    .iter()
+    .find_map(|k| scope.lookup(None, k))?;
+    let path = scope.resolve(&written);
+    let path = path.trim().trim_end_matches('/');
+    (path.starts_with('/') && !path.contains("${")).then(|| path.to_string())
 }
 
 /// The port a module's configuration listens on (`server.port`, placeholders resolved),
@@ -530,13 +745,10 @@ fn read_deployments(
 
 /// The module a deployment runs: the one its compose `build` context is, else the one
 /// service whose name, artifact or folder its image or names give.
-fn deployed_module(
-    d: &config::Deployment,
-    named: &[(&Module, String, Option<String>, Vec<u16>)],
-) -> Option<String> {
+fn deployed_module(d: &config::Deployment, named: &[NamedModule<'_>]) -> Option<String> {
     if let Some(context) = &d.build {
-        if let Some((m, ..)) = named.iter().find(|(m, ..)| &m.dir == context) {
-            return Some(m.dir.clone());
+        if let Some(n) = named.iter().find(|n| &n.module.dir == context) {
+            return Some(n.module.dir.clone());
         }
     }
     let candidates: Vec<&str> = d
@@ -549,8 +761,9 @@ fn deployed_module(
     for wanted in candidates {
         let hits: Vec<&Module> = named
             .iter()
-            .filter(|(m, name, ..)| {
-                name.eq_ignore_ascii_case(wanted)
+            .filter(|n| {
+                let m = n.module;
+                n.name.eq_ignore_ascii_case(wanted)
                     || m.artifact
                         .as_deref()
                         .is_some_and(|a| a.eq_ignore_ascii_case(wanted))
@@ -560,7 +773,7 @@ fn deployed_module(
                             .next()
                             .is_some_and(|f| f.eq_ignore_ascii_case(wanted)))
             })
-            .map(|(m, ..)| *m)
+            .map(|n| n.module)
             .collect();
         if let [only] = hits.as_slice() {
             return Some(only.dir.clone());

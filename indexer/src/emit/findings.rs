@@ -41,12 +41,34 @@ pub(crate) struct Targets<'a> {
 }
 
 /// How else a service is reached than by its name: the host names its deployments give
-/// it (a docker-compose service, a Kubernetes Service) and the ports it listens on
-/// (`server.port`, a compose file's published ports).
+/// it (a docker-compose service, a Kubernetes Service), the ports it listens on
+/// (`server.port`, a compose file's published ports), and the path its routes sit under
+/// (`server.servlet.context-path`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Reach {
     pub(crate) hosts: Vec<String>,
     pub(crate) ports: Vec<u16>,
+    pub(crate) base_path: Option<String>,
+}
+
+/// Endpoint kinds served over the service's HTTP root, so under its context path (a
+/// GraphQL coordinate or a gateway route is not).
+const UNDER_CONTEXT_PATH: &[&str] = &[
+    "spring-mvc",
+    "webflux",
+    "jax-rs",
+    "servlet",
+    "openapi",
+    "data-rest",
+];
+
+/// `path` under the service's context path `base`.
+fn under(base: Option<&str>, path: &str) -> String {
+    match base {
+        Some(b) if path.starts_with('/') => format!("{b}{path}"),
+        Some(b) => format!("{b}/{path}"),
+        None => path.to_string(),
+    }
 }
 
 impl Targets<'_> {
@@ -112,6 +134,13 @@ pub(crate) fn write(
                     continue;
                 };
                 let service = (targets.service_of)(&e.service_file);
+                let base = service
+                    .as_ref()
+                    .and_then(|(_, name)| targets.reach.get(name))
+                    .and_then(|r| r.base_path.as_deref())
+                    .filter(|_| UNDER_CONTEXT_PATH.contains(&e.kind));
+                let mut e = e;
+                e.path = under(base, &e.path);
                 let name = format!("{} {}", e.verb, e.path);
                 let mut node = NewNode::new(NodeKind::Endpoint, &name)
                     .fqn(&name)
@@ -120,6 +149,9 @@ pub(crate) fn write(
                     .attr("path", &e.path)
                     .attr("kind", e.kind)
                     .attr("handler", &e.handler_name);
+                if let Some(base) = base {
+                    node = node.attr("context-path", base);
+                }
                 if let Some((_, service_name)) = &service {
                     node = node.attr("service", service_name);
                 }
@@ -172,10 +204,14 @@ pub(crate) fn write(
                     run.stat("entry-points", 1);
                 }
             }
-            Finding::HttpCall(c) => {
+            Finding::HttpCall(mut c) => {
                 let Some(&caller) = targets.methods.get(&c.caller) else {
                     continue;
                 };
+                if c.from_service_root {
+                    let base = targets.reach.get(&c.target).and_then(|r| r.base_path.as_deref());
+                    c.path = under(base, &c.path);
+                }
                 let mut flags = NodeFlags::default();
                 if c.test {
                     flags |= NodeFlags::TEST;

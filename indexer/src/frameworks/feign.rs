@@ -235,6 +235,7 @@ fn client_calls(
                     external,
                     port,
                     unresolved,
+                    from_service_root: false,
                 }));
             }
         }

@@ -100,6 +100,7 @@ impl Recogniser for Gateway {
     }
 
     fn product(&self, product: &Product<'_>, out: &mut ProductFindings) {
+        let mut found: Vec<ConfiguredRoutes> = Vec::new();
         // (file, route index) → the route in each profile's document.
         for c in product
             .configs
@@ -139,6 +140,7 @@ impl Recogniser for Gateway {
                 }
             }
             for (slot, d) in routes {
+                let id = d.id.clone();
                 let Some(key) = uri_keys
                     .get(&slot)
                     .and_then(|k| product.config.in_file(&c.file.rel, k))
@@ -153,12 +155,57 @@ impl Recogniser for Gateway {
                     );
                     continue;
                 };
-                let batch = out.file(&c.file.rel);
-                push_routes(&c.file.rel, RouteSource::Config(key), vec![d], batch);
+                let owner = (product.service_of)(&c.file.rel).unwrap_or_else(|| c.file.rel.clone());
+                let found_here = self::routes(
+                    &c.file.rel,
+                    RouteSource::Config(key),
+                    vec![d],
+                    out.file(&c.file.rel),
+                );
+                found.push(((owner, id), slot.0, c.file.rel.clone(), found_here));
             }
+        }
+        // One route per service and id across its files and profiles: Spring reads one
+        // route list, a profile's replacing the default's, so a route declared in
+        // `application.yml` and again in `application-docker.yml` is one endpoint with a
+        // target per uri, declared by the default profile's key.
+        found.sort_by_key(|(_, profile, ..)| profile.is_some());
+        let mut merged: Vec<(String, GatewayRoute)> = Vec::new();
+        let mut first_of: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for (route, _, file, routes) in found {
+            match first_of.get(&route) {
+                None => {
+                    first_of.insert(route, merged.len());
+                    merged.extend(routes.into_iter().map(|r| (file.clone(), r)));
+                }
+                Some(&start) => {
+                    for r in routes {
+                        let same = merged[start..]
+                            .iter_mut()
+                            .find(|(_, m)| m.id == r.id && m.path == r.path && m.verbs == r.verbs);
+                        match same {
+                            Some((_, m)) => {
+                                for t in r.targets {
+                                    if !m.targets.contains(&t) {
+                                        m.targets.push(t);
+                                    }
+                                }
+                            }
+                            None => merged.push((file.clone(), r)),
+                        }
+                    }
+                }
+            }
+        }
+        for (file, r) in merged {
+            out.file(&file).push(Finding::Gateway(r));
         }
     }
 }
+
+/// The routes one config file declares under one id: (service or file, route id), the
+/// profile of the document, the file, and its routes.
+type ConfiguredRoutes = ((String, String), Option<String>, String, Vec<GatewayRoute>);
 
 fn d_key(t: &TypeDecl, m: &MethodDecl) -> RouteSource {
     RouteSource::Method(MethodKey::of(t, m))
@@ -335,6 +382,14 @@ fn forward(pattern: &str, filters: &[(String, Vec<String>)]) -> Forward {
 
 /// The routes one declaration makes: one per `Path` pattern, forwarding to its `uri`.
 fn push_routes(file: &str, source: RouteSource, declared: Vec<Declared>, out: &mut Findings) {
+    for r in routes(file, source, declared, out) {
+        out.push(Finding::Gateway(r));
+    }
+}
+
+/// The routes `declared` gives, one per `Path` pattern; an unresolved target is said in `out`.
+fn routes(file: &str, source: RouteSource, declared: Vec<Declared>, out: &mut Findings) -> Vec<GatewayRoute> {
+    let mut found = Vec::new();
     for d in declared.into_iter().map(finish) {
         let uri = d.uri.clone().unwrap_or_default();
         let paths = if d.paths.is_empty() {
@@ -356,7 +411,7 @@ fn push_routes(file: &str, source: RouteSource, declared: Vec<Declared>, out: &m
                     ),
                 );
             }
-            out.push(Finding::Gateway(GatewayRoute {
+            found.push(GatewayRoute {
                 id: d.id.clone(),
                 verbs: d.verbs.clone(),
                 path: pattern,
@@ -364,9 +419,10 @@ fn push_routes(file: &str, source: RouteSource, declared: Vec<Declared>, out: &m
                 line: d.line,
                 declared_by: source.clone(),
                 targets: vec![target],
-            }));
+            });
         }
     }
+    found
 }
 
 /// Where a route's `uri` forwards.
@@ -582,6 +638,40 @@ gateway docs ANY /docs/** -> docs.partner.example external prefix /docs by confi
 gateway broken ANY /broken/** ->  unresolved prefix /broken by config (gateway/src/main/resources/application.yml:29)
 warning gateway/src/main/resources/application.yml:29: gateway route broken: its uri ${missing.uri} names a key no config of its module sets; kept unresolved, linked to nothing
 warning gateway/src/main/resources/application.yml:33: gateway route nowhere: no uri, so it forwards nowhere the configuration says
+"#,
+        );
+    }
+
+    #[test]
+    fn a_route_declared_again_in_a_profile_is_one_endpoint_with_a_target_per_uri() {
+        check(
+            r#"
+//- /gateway/src/main/resources/application.yml
+spring:
+  application:
+    name: gateway
+  cloud.gateway.routes:
+    - id: billing
+      uri: lb://billing-service
+      predicates:
+        - Path=/api/billing/**
+//- /gateway/src/main/resources/application-docker.yml
+spring.cloud.gateway.routes:
+  - id: billing
+    uri: http://billing-core:8081
+    predicates:
+      - Path=/api/billing/**
+  - id: users
+    uri: lb://users-service
+    predicates:
+      - Path=/api/users/**
+"#,
+            // One endpoint per route (its targets a line each), declared by the default
+            // profile's key; a route only a profile declares is its own.
+            r#"
+gateway billing ANY /api/billing/** -> billing-service prefix /api/billing by config (gateway/src/main/resources/application.yml:5)
+  gateway billing ANY /api/billing/** -> billing-core prefix /api/billing by config (gateway/src/main/resources/application.yml:5)
+gateway users ANY /api/users/** -> users-service prefix /api/users by config (gateway/src/main/resources/application-docker.yml:6)
 "#,
         );
     }

@@ -235,6 +235,9 @@ pub(crate) struct HttpCall {
     /// Why the URL names no target (a base URL only known at run time): the call is kept
     /// with its partial template and linked to nothing.
     pub(crate) unresolved: Option<String>,
+    /// A relative URL of a test client bound to the running service (`TestRestTemplate`):
+    /// its route sits under that service's context path.
+    pub(crate) from_service_root: bool,
 }
 
 /// A Spring Cloud Gateway route: an endpoint of the gateway service (its `Path` pattern)

@@ -555,7 +555,9 @@ impl Recogniser for RestClients {
                     continue;
                 }
                 for call in client_calls(&product.values, file, t, m) {
-                    let place = match (&call.unresolved, destination(&call.url)) {
+                    let destination = destination(&call.url);
+                    let from_service_root = matches!(destination, Destination::Relative(_));
+                    let place = match (&call.unresolved, destination) {
                         (Some(reason), _) => Err(reason.clone()),
                         (None, Destination::Host { host, port, path }) => Ok((aim(&host, port), path)),
                         (None, Destination::Relative(path))
@@ -594,6 +596,7 @@ impl Recogniser for RestClients {
                                 links: false,
                                 port: None,
                                 unresolved: Some(reason),
+                                from_service_root: false,
                             }));
                             continue;
                         }
@@ -614,6 +617,7 @@ impl Recogniser for RestClients {
                         links: !aim.external,
                         port: aim.port,
                         unresolved: None,
+                        from_service_root,
                     }));
                 }
             }

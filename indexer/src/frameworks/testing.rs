@@ -220,7 +220,11 @@ fn render(out: &mut String, index: &ConfigIndex, f: Findings) {
                 if u.defaulted { " (defaulted)" } else { "" }
             ),
             Finding::Gateway(g) => {
-                for t in &g.targets {
+                // A route's second and later targets are indented under its first.
+                for (i, t) in g.targets.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str("  ");
+                    }
                     let (shape, to) = match &t.forward {
                         super::Forward::Prefix(p) => ("prefix", p),
                         super::Forward::Exact(p) => ("exact", p),

@@ -295,3 +295,106 @@ fn a_call_kept_unresolved_is_said_in_its_warning() {
     assert!(said.iter().any(|f| f.ends_with("OrderService.java")), "{said:?}");
     assert_eq!(shop.stats.get("http-calls.kept-unresolved"), Some(&2));
 }
+
+#[test]
+fn a_config_server_serves_its_shared_files_to_the_services_they_name() {
+    let (_dir, store, reports) = index_cloud();
+    let snap = store.snapshot();
+    let ids: Vec<NodeId> = snap
+        .product_nodes_of_kind("shop", NodeKind::ConfigKey)
+        .iter()
+        .map(NodeId)
+        .collect();
+    let keys = load(&snap, &ids);
+    let rows = expected_rows_in(FACTS, "Served configuration");
+    assert!(!rows.is_empty());
+    for row in &rows {
+        // EXPECTED names files from the company root; nodes, from their repository.
+        let file = row[4].split_once('/').map_or(row[4].as_str(), |(_, f)| f);
+        let key = keys
+            .iter()
+            .find(|k| {
+                k.name == row[1]
+                    && k.file.as_deref() == Some(file)
+                    && k.attr("profile").unwrap_or("") == row[2]
+            })
+            .unwrap_or_else(|| panic!("key {} ({}) in {file}", row[1], row[2]));
+        let value = snap
+            .content(key.id, semgraph_storage::ContentKind::ConfigValue)
+            .expect("read")
+            .unwrap_or_default();
+        assert_eq!(value, row[3], "{}", row[1]);
+    }
+    // The served port and context path are the service's.
+    let service_ids: Vec<NodeId> = snap
+        .product_nodes_of_kind("shop", NodeKind::Service)
+        .iter()
+        .map(NodeId)
+        .collect();
+    let notes = load(&snap, &service_ids)
+        .into_iter()
+        .find(|s| s.name == "notes-service")
+        .expect("notes-service");
+    assert_eq!(notes.attr("ports"), Some("8084"));
+    let endpoint_ids: Vec<NodeId> = snap
+        .product_nodes_of_kind("shop", NodeKind::Endpoint)
+        .iter()
+        .map(NodeId)
+        .collect();
+    let notes_endpoints: Vec<Node> = load(&snap, &endpoint_ids)
+        .into_iter()
+        .filter(|e| e.attr("service") == Some("notes-service"))
+        .collect();
+    assert_eq!(notes_endpoints.len(), 1, "{notes_endpoints:?}");
+    assert_eq!(notes_endpoints[0].name, "GET /notes/api/notes/{id}");
+    assert_eq!(notes_endpoints[0].attr("context-path"), Some("/notes"));
+    // `@Value` reads in the controller resolve to the served keys, and nothing is said
+    // missing.
+    let controller: Vec<NodeId> = snap
+        .product_nodes_of_kind("shop", NodeKind::Type)
+        .iter()
+        .map(NodeId)
+        .collect();
+    let controller = load(&snap, &controller)
+        .into_iter()
+        .find(|t| t.fqn.as_deref() == Some("com.shop.notes.NoteController"))
+        .expect("NoteController");
+    let mut owners = vec![controller.id];
+    owners.extend(
+        snap.adjacency()
+            .neighbors(controller.id, Direction::Out, EdgeKind::Contains),
+    );
+    let read: Vec<NodeId> = owners
+        .iter()
+        .flat_map(|o| {
+            snap.adjacency()
+                .neighbors(*o, Direction::Out, EdgeKind::UsesConfig)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let read: BTreeSet<(String, String)> = load(&snap, &read)
+        .into_iter()
+        .map(|k| (k.name, k.file.unwrap_or_default()))
+        .collect();
+    let want: BTreeSet<(String, String)> = [
+        (
+            "notes.page-size",
+            "config/src/main/resources/shared/notes-service.yml",
+        ),
+        (
+            "shop.support-email",
+            "config/src/main/resources/shared/application.yml",
+        ),
+    ]
+    .into_iter()
+    .map(|(k, f)| (k.to_string(), f.to_string()))
+    .collect();
+    assert_eq!(read, want);
+    let shop = reports.iter().find(|r| r.product == "shop").expect("shop report");
+    let missing: Vec<&semgraph_storage::Warning> = shop
+        .warnings
+        .iter()
+        .filter(|w| w.file.contains("/notes/") && w.message.contains("set in no config file"))
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
+}

@@ -17,12 +17,14 @@ mod env;
 mod placeholders;
 mod properties;
 mod scope;
+mod served;
 mod yaml;
 
 pub(crate) use deploy::{parse_deployments, Deployment};
 pub(crate) use scope::{
     application_name as module_application_name, read_configs, ConfigScope, ParsedConfig,
 };
+pub(crate) use served::{served_files, ConfigModule, ServerSettings};
 
 #[cfg(test)]
 mod tests;

@@ -33,6 +33,9 @@ pub(crate) struct Shape {
     foreign_keys: Vec<String>,
     /// Each unique key as `(cols)`, lowercase.
     unique_keys: Vec<String>,
+    /// The constraint name of each key that has one: the key as above (`primary key`,
+    /// `foreign key (cols) -> table`, `unique key (cols)`) and its name as written.
+    key_names: Vec<(String, String)>,
 }
 
 impl Shape {
@@ -55,8 +58,32 @@ impl Shape {
                 .iter()
                 .map(|k| format!("({})", k.columns.join(", ")).to_ascii_lowercase())
                 .collect(),
+            key_names: key_names(table),
         }
     }
+}
+
+/// The named keys of `table`, each as [`Shape::key_names`] holds it.
+fn key_names(table: &Table) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(name) = &table.primary_key_name {
+        out.push(("primary key".to_string(), name.clone()));
+    }
+    for fk in &table.foreign_keys {
+        if let Some(name) = &fk.name {
+            let key = format!("foreign key ({}) -> {}", fk.columns.join(", "), fk.ref_table);
+            out.push((key.to_ascii_lowercase(), name.clone()));
+        }
+    }
+    for k in &table.unique_keys {
+        if let Some(name) = &k.name {
+            out.push((
+                format!("unique key ({})", k.columns.join(", ")).to_ascii_lowercase(),
+                name.clone(),
+            ));
+        }
+    }
+    out
 }
 
 /// A change a later file or changeset made to a table.
@@ -169,6 +196,31 @@ fn compare(a: &Shape, b: &Shape) -> Vec<String> {
                 out.push(format!("{what} only in the {which}: {}", list.join(", ")));
             }
         }
+    }
+    // The same key named differently (or named on one side only): scripts that name
+    // constraints per dialect drift, and a migration that drops `fk_x` fails on the other.
+    let has_key = |t: &Shape, key: &str| {
+        key == "primary key" && !t.primary_key.is_empty()
+            || t.foreign_keys.iter().any(|f| key == format!("foreign key {f}"))
+            || t.unique_keys.iter().any(|u| key == format!("unique key {u}"))
+    };
+    let name_of = |t: &Shape, key: &str| t.key_names.iter().find(|(k, _)| k == key).map(|(_, n)| n.clone());
+    let mut keys: Vec<&String> = a.key_names.iter().chain(&b.key_names).map(|(k, _)| k).collect();
+    keys.sort();
+    keys.dedup();
+    let mut names = Vec::new();
+    for key in keys {
+        if !(has_key(a, key) && has_key(b, key)) {
+            continue;
+        }
+        let (x, y) = (name_of(a, key), name_of(b, key));
+        if x.as_deref().map(str::to_ascii_lowercase) != y.as_deref().map(str::to_ascii_lowercase) {
+            let show = |n: Option<String>| n.unwrap_or_else(|| "unnamed".to_string());
+            names.push(format!("{key} {} vs {}", show(x), show(y)));
+        }
+    }
+    if !names.is_empty() {
+        out.push(format!("key names: {}", names.join(", ")));
     }
     out
 }

@@ -1629,3 +1629,31 @@ fn types_that_mean_the_same_in_every_dialect_compare_equal() {
         assert_ne!(canonical_type(a), canonical_type(b), "{a} vs {b}");
     }
 }
+
+#[test]
+fn definitions_that_name_the_same_keys_differently_say_so() {
+    // Facts: customers' primary key is `pk_customers` in H2 and `customers_pkey` in
+    // PostgreSQL, its unique key `uq_customers_email` in both; orders' primary key is
+    // unnamed in H2 and `orders_pkey` in PostgreSQL, its foreign key `fk_orders_customer`
+    // vs `orders_customer_id_fkey`. Columns and types agree.
+    let files = sql_files_under("fixtures/sql/key-names");
+    let (schema, warnings) = replay(&files);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let differences = |table: &str| -> Vec<String> {
+        schema
+            .history(table)
+            .expect("history")
+            .differences()
+            .into_iter()
+            .map(|d| d.replace("fixtures/sql/key-names/", ""))
+            .collect()
+    };
+    assert_eq!(
+        differences("customers"),
+        vec!["db/h2/schema.sql:2 vs db/postgres/schema.sql:2: key names: primary key pk_customers vs customers_pkey"]
+    );
+    assert_eq!(
+        differences("orders"),
+        vec!["db/h2/schema.sql:9 vs db/postgres/schema.sql:9: key names: foreign key (customer_id) -> customers fk_orders_customer vs orders_customer_id_fkey, primary key unnamed vs orders_pkey"]
+    );
+}

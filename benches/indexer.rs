@@ -104,6 +104,10 @@ fn run(store: &Store, source: ProductSource) -> (f64, semgraph_indexer::ProductR
         products: vec![source.clone()],
         config_file: None,
         server: None,
+        dependencies: semgraph_indexer::Dependencies {
+            classpath: Vec::new(),
+            local_repositories: false,
+        },
     };
     support::reset_peak_rss();
     let started = Instant::now();
@@ -138,6 +142,10 @@ fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
         products: sources.clone(),
         config_file: None,
         server: None,
+        dependencies: semgraph_indexer::Dependencies {
+            classpath: Vec::new(),
+            local_repositories: false,
+        },
     };
     support::reset_peak_rss();
     let started = Instant::now();
@@ -336,6 +344,10 @@ fn bench_kotlin(dir: &Path, lines: u64, sources: &[PathBuf]) {
         products: sources.clone(),
         config_file: None,
         server: None,
+        dependencies: semgraph_indexer::Dependencies {
+            classpath: Vec::new(),
+            local_repositories: false,
+        },
     };
     support::reset_peak_rss();
     let started = Instant::now();

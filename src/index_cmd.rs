@@ -25,6 +25,9 @@ pub struct IndexRequest {
     pub progress: bool,
     /// `--full`: parse every file again instead of reusing the facts of unchanged ones.
     pub full: bool,
+    /// `--classpath`: jars and class folders whose types calls may need, read before the
+    /// config's `[dependencies] classpath`.
+    pub classpath: Vec<PathBuf>,
 }
 
 impl IndexRequest {
@@ -54,6 +57,11 @@ pub fn company_for(request: &IndexRequest) -> Result<Company, IndexError> {
     };
     if let Some(store) = &request.store {
         company.store = store.clone();
+    }
+    if !request.classpath.is_empty() {
+        let mut classpath = request.classpath.clone();
+        classpath.append(&mut company.dependencies.classpath);
+        company.dependencies.classpath = classpath;
     }
     if !request.products.is_empty() {
         let known = company
@@ -188,6 +196,7 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
             "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file).",
             r.product, r.code_parsed, r.code_reused
         );
+        let _ = write!(out, "{}", dependency_line(r));
     }
     let _ = writeln!(
         out,
@@ -195,6 +204,44 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
          tables touched counts code→table edges (JPA, repositories, SQL strings, MyBatis)."
     );
     out
+}
+
+/// Which declared dependencies' types the run read, and which it did not with why (the
+/// first few by name); empty for a product that declares none.
+fn dependency_line(r: &RunSummary) -> String {
+    if r.dependencies.is_empty() {
+        return String::new();
+    }
+    let typed = r.dependencies.iter().filter(|d| d.typed_from.is_some()).count();
+    let mut line = format!(
+        "{}: types of {typed} of {} declared dependencies read",
+        r.product,
+        r.dependencies.len()
+    );
+    let missing: Vec<&crate::run_summary::SummaryDependency> =
+        r.dependencies.iter().filter(|d| d.typed_from.is_none()).collect();
+    if missing.is_empty() {
+        line.push_str(".\n");
+        return line;
+    }
+    const SHOWN: usize = 5;
+    let mut reasons: Vec<&str> = missing.iter().filter_map(|d| d.why_not.as_deref()).collect();
+    reasons.sort_unstable();
+    reasons.dedup();
+    let names: Vec<&str> = missing
+        .iter()
+        .take(SHOWN)
+        .map(|d| d.coordinate.as_str())
+        .collect();
+    let more = missing.len().saturating_sub(SHOWN);
+    let _ = writeln!(
+        line,
+        "; not typed ({}): {}{}. Calls into them stay unresolved; list their jars under `[dependencies] classpath` in semgraph.toml or pass `--classpath`.",
+        reasons.join("; "),
+        names.join(", "),
+        if more > 0 { format!(" and {more} more") } else { String::new() }
+    );
+    line
 }
 
 /// What an index run prints when it is done: the table of products, then the warnings by
@@ -215,4 +262,53 @@ pub fn render_report(reports: &[RunSummary], store: &Path, verbose: bool) -> Str
         out.push_str(&crate::warnings::render_verbose(reports));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run_summary::SummaryDependency;
+
+    fn summary(dependencies: Vec<SummaryDependency>) -> RunSummary {
+        RunSummary {
+            product: "orders".into(),
+            files: Default::default(),
+            bytes: 0,
+            nodes: Default::default(),
+            stats: Default::default(),
+            warnings: Vec::new(),
+            seconds: 0.0,
+            code_parsed: 0,
+            code_reused: 0,
+            dependencies,
+        }
+    }
+
+    fn dep(coordinate: &str, typed_from: Option<&str>, why_not: Option<&str>) -> SummaryDependency {
+        SummaryDependency {
+            coordinate: coordinate.into(),
+            typed_from: typed_from.map(str::to_string),
+            why_not: why_not.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn the_summary_says_which_declared_dependencies_were_typed_and_why_not_the_others() {
+        assert_eq!(dependency_line(&summary(Vec::new())), "");
+        let all = summary(vec![dep("a:b:1", Some("/m2/b-1.jar"), None)]);
+        assert_eq!(
+            dependency_line(&all),
+            "orders: types of 1 of 1 declared dependencies read.\n"
+        );
+        let mut deps = vec![dep("a:b:1", Some("/m2/b-1.jar"), None)];
+        for i in 0..6 {
+            deps.push(dep(&format!("x:missing{i}"), None, Some("no jar on disk")));
+        }
+        let line = dependency_line(&summary(deps));
+        assert!(
+            line.starts_with("orders: types of 1 of 7 declared dependencies read; not typed (no jar on disk): x:missing0, x:missing1, x:missing2, x:missing3, x:missing4 and 1 more."),
+            "{line}"
+        );
+        assert!(line.contains("`--classpath`"), "{line}");
+    }
 }

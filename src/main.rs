@@ -45,6 +45,11 @@ enum Command {
         /// (the graph is the same either way).
         #[arg(long)]
         full: bool,
+        /// Jars and class folders (a folder of jars stands for each) whose types calls into
+        /// libraries need, before the config's `[dependencies] classpath`; repeatable or
+        /// `:`-separated.
+        #[arg(long, value_delimiter = ':')]
+        classpath: Vec<PathBuf>,
         /// Repositories to index as one product each, named after their folder.
         paths: Vec<PathBuf>,
     },
@@ -186,6 +191,7 @@ fn main() -> anyhow::Result<()> {
             products,
             verbose,
             full,
+            classpath,
             paths,
         } => {
             let request = semgraph::index_cmd::IndexRequest {
@@ -195,6 +201,7 @@ fn main() -> anyhow::Result<()> {
                 paths,
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
                 full,
+                classpath,
             };
             let company = semgraph::index_cmd::company_for(&request)?;
             let summaries =
@@ -219,6 +226,7 @@ fn main() -> anyhow::Result<()> {
                 paths,
                 progress: false,
                 full: false,
+                classpath: Vec::new(),
             },
             debounce: std::time::Duration::from_millis(debounce_ms.max(10)),
         })?,

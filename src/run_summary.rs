@@ -41,6 +41,20 @@ pub struct RunSummary {
     /// Code files whose facts an earlier run's parse gave (content unchanged).
     #[serde(default)]
     pub code_reused: u64,
+    /// Declared dependencies and classpath entries: whose types calls were resolved with.
+    #[serde(default)]
+    pub dependencies: Vec<SummaryDependency>,
+}
+
+/// One declared dependency (or classpath entry) and whether its types were read.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SummaryDependency {
+    /// `group:artifact[:version]`, or the classpath entry.
+    pub coordinate: String,
+    /// The jar or folder read, when typed.
+    pub typed_from: Option<String>,
+    /// Why not, when not.
+    pub why_not: Option<String>,
 }
 
 impl From<&ProductReport> for RunSummary {
@@ -63,6 +77,15 @@ impl From<&ProductReport> for RunSummary {
             seconds: r.elapsed.as_secs_f64(),
             code_parsed: r.code_parsed,
             code_reused: r.code_reused,
+            dependencies: r
+                .dependencies
+                .iter()
+                .map(|d| SummaryDependency {
+                    coordinate: d.coordinate.clone(),
+                    typed_from: d.typed_from.clone(),
+                    why_not: d.why_not.clone(),
+                })
+                .collect(),
         }
     }
 }

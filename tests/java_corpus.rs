@@ -57,6 +57,10 @@ fn indexed() -> &'static Indexed {
             products: products.clone(),
             config_file: None,
             server: None,
+            dependencies: semgraph_indexer::Dependencies {
+                classpath: Vec::new(),
+                local_repositories: false,
+            },
         };
         let runs = products
             .iter()

@@ -21,6 +21,42 @@ pub struct Company {
     pub config_file: Option<PathBuf>,
     /// The `[server]` section, kept as written for the server to read.
     pub server: Option<toml::Table>,
+    /// Where the types of the code's dependencies come from (`[dependencies]`).
+    pub dependencies: Dependencies,
+}
+
+/// Where the types of the code's dependencies come from: jars and class folders listed
+/// explicitly, then the jars the builds declare, looked up in the local Maven repository
+/// and the Gradle cache. Signatures only; without any, calls into a library stay
+/// unresolved and are counted so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependencies {
+    /// Jars and class folders read first (`classpath = [...]`, `--classpath`); a folder
+    /// holding jars stands for each of them.
+    pub classpath: Vec<PathBuf>,
+    /// Whether declared dependencies are looked for in `~/.m2/repository` (or
+    /// `$MAVEN_REPO`) and the Gradle cache (`$GRADLE_USER_HOME`).
+    pub local_repositories: bool,
+}
+
+/// Whether the types of one declared dependency (or classpath entry) were read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DependencyTyping {
+    /// `group:artifact[:version]` as declared, or the classpath entry.
+    pub coordinate: String,
+    /// The jar or folder its types were read from.
+    pub typed_from: Option<String>,
+    /// Why its types are not known, when they are not.
+    pub why_not: Option<String>,
+}
+
+impl Default for Dependencies {
+    fn default() -> Self {
+        Dependencies {
+            classpath: Vec::new(),
+            local_repositories: true,
+        }
+    }
 }
 
 /// One product and where its sources are.
@@ -45,6 +81,15 @@ struct RawCompany {
     #[serde(default, rename = "product")]
     products: Vec<RawProduct>,
     server: Option<toml::Table>,
+    dependencies: Option<RawDependencies>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDependencies {
+    #[serde(default)]
+    classpath: Vec<PathBuf>,
+    local_repositories: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -112,11 +157,19 @@ impl Company {
             .and_then(|s| s.path)
             .map(|p| resolve(&p))
             .unwrap_or_else(|| base.join(DEFAULT_STORE));
+        let dependencies = match raw.dependencies {
+            Some(d) => Dependencies {
+                classpath: d.classpath.iter().map(resolve).collect(),
+                local_repositories: d.local_repositories.unwrap_or(true),
+            },
+            None => Dependencies::default(),
+        };
         Ok(Company {
             store,
             products,
             config_file: Some(path.to_path_buf()),
             server: raw.server,
+            dependencies,
         })
     }
 
@@ -154,6 +207,7 @@ impl Company {
             products,
             config_file: None,
             server: None,
+            dependencies: Dependencies::default(),
         })
     }
 }
@@ -181,6 +235,30 @@ mod tests {
         )
         .expect_err("typo");
         assert!(err.to_string().contains("unknown field `repo`"), "{err}");
+    }
+
+    #[test]
+    fn dependencies_name_a_classpath_relative_to_the_file_and_may_leave_repositories_alone() {
+        let c = Company::parse(
+            Path::new("/co/semgraph.toml"),
+            "[dependencies]\nclasspath = [\"libs\", \"/opt/x.jar\"]\nlocal_repositories = false\n[[product]]\nname = \"o\"\narea = \"a\"\nrepos = [\"o\"]\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            c.dependencies.classpath,
+            vec![PathBuf::from("/co/libs"), PathBuf::from("/opt/x.jar")]
+        );
+        assert!(!c.dependencies.local_repositories);
+        let plain = Company::parse(
+            Path::new("/co/semgraph.toml"),
+            "[[product]]\nname = \"o\"\narea = \"a\"\nrepos = [\"o\"]\n",
+        )
+        .expect("parses");
+        assert_eq!(plain.dependencies, Dependencies::default());
+        assert!(plain.dependencies.local_repositories);
+        let err =
+            Company::parse(Path::new("/co/semgraph.toml"), "[dependencies]\njars = []\n").expect_err("typo");
+        assert!(err.to_string().contains("unknown field `jars`"), "{err}");
     }
 
     #[test]

@@ -34,7 +34,7 @@ mod testing;
 mod typemodel;
 mod walk;
 
-pub use company::{Company, ProductSource, DEFAULT_STORE};
+pub use company::{Company, Dependencies, DependencyTyping, ProductSource, DEFAULT_STORE};
 pub use error::IndexError;
 pub use outline::{outline, Declaration};
 pub use pipeline::{index_product, index_product_with, IndexMode, NoProgress, ProductReport, Progress};

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use semgraph_storage::{CommitSummary, FactsDigest, NodeId, ProductWriter, Store, Warning};
 
-use crate::company::{Company, ProductSource};
+use crate::company::{Company, Dependencies, DependencyTyping, ProductSource};
 use crate::emit::{self, code::CodeNodes, findings::Targets, findings::Topics, Run};
 use crate::error::IndexError;
 use crate::facts::{CodeFile, Receiver};
@@ -36,6 +36,11 @@ use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
 use crate::lang::liquibase::{ConfigLookup, ModuleChangelogs};
 use crate::lang::{self, jira, schemas, wiki};
 use crate::resolve::{self, SymbolTable};
+use crate::typemodel::{
+    self,
+    deps::{Coordinate, Outcome, Repositories, ResolveOptions},
+    model::TypeModel,
+};
 use crate::walk::{self, SourceFile, SourceKind};
 
 mod cache;
@@ -89,6 +94,9 @@ pub struct ProductReport {
     pub code_parsed: u64,
     /// Code files whose facts were reused from an earlier run (unchanged content).
     pub code_reused: u64,
+    /// The dependencies the builds declare and the classpath lists: whose types the
+    /// resolver had, and why not the others'.
+    pub dependencies: Vec<DependencyTyping>,
 }
 
 /// Indexes one product of `company` into `store` as a new generation and commits it,
@@ -142,7 +150,15 @@ pub fn index_product_with(
 
     let repo_started = Instant::now();
     for (root, files) in &repos {
-        index_repo(&mut run, &mut w, &mut cache, product_node, root, files, progress)?;
+        index_repo(
+            &mut run,
+            &mut w,
+            &mut cache,
+            product_node,
+            (root, files),
+            &company.dependencies,
+            progress,
+        )?;
     }
     w.record_timing("code", repo_started.elapsed());
 
@@ -175,6 +191,7 @@ pub fn index_product_with(
         commit,
         code_parsed: cache.parsed,
         code_reused: cache.reused,
+        dependencies: run.dependencies,
     })
 }
 
@@ -256,8 +273,8 @@ fn index_repo(
     w: &mut ProductWriter,
     cache: &mut FactsCache<'_>,
     product_node: NodeId,
-    root: &Path,
-    files: &[SourceFile],
+    (root, files): (&Path, &[SourceFile]),
+    dependencies: &Dependencies,
     progress: &dyn Progress,
 ) -> Result<(), IndexError> {
     let repo_name = root
@@ -575,6 +592,7 @@ fn index_repo(
     let builds: Vec<(String, BuildFile)> = modules.iter().map(|m| (m.dir.clone(), m.build.clone())).collect();
     let code = Code {
         builds: &builds,
+        dependencies,
         configs: &configs,
         reach: &reach,
         files,
@@ -711,6 +729,151 @@ fn context_path(scope: &ConfigScope<'_>) -> Option<String> {
     (path.starts_with('/') && !path.contains("${")).then(|| path.to_string())
 }
 
+/// The types of the repository's dependencies: the classpath's jars and class folders,
+/// then the jars its builds declare (modules of the repository itself aside), found in
+/// the local repositories when the company allows it. What became of each is kept for
+/// the summary.
+fn dependency_types(run: &mut Run, builds: &[(String, BuildFile)], deps: &Dependencies) -> TypeModel {
+    let own: std::collections::HashSet<&str> =
+        builds.iter().filter_map(|(_, b)| b.artifact.as_deref()).collect();
+    let mut declared: Vec<Coordinate> = Vec::new();
+    for d in builds.iter().flat_map(|(_, b)| &b.dependencies) {
+        if d.group.is_empty() || d.artifact.is_empty() || own.contains(d.artifact.as_str()) {
+            continue;
+        }
+        let version = d
+            .version
+            .clone()
+            .filter(|v| !v.trim().is_empty() && !v.contains("${"));
+        match declared
+            .iter_mut()
+            .find(|c| c.group == d.group && c.artifact == d.artifact)
+        {
+            Some(c) => {
+                if c.version.is_none() {
+                    c.version = version;
+                }
+            }
+            None => declared.push(Coordinate {
+                group: d.group.clone(),
+                artifact: d.artifact.clone(),
+                version,
+            }),
+        }
+    }
+    let classpath = classpath_entries(&deps.classpath);
+    if declared.is_empty() && classpath.is_empty() {
+        return TypeModel::default();
+    }
+    // A classpath jar named as Maven names the artifact's (`greeter-1.0.jar`, `greeter.jar`)
+    // is that declared dependency: it is not looked up again, and is reported as typed by it.
+    let mut by_jar: Vec<(Coordinate, std::path::PathBuf)> = Vec::new();
+    declared.retain(|c| match classpath.iter().find(|p| names_artifact(p, c)) {
+        Some(p) => {
+            by_jar.push((c.clone(), p.clone()));
+            false
+        }
+        None => true,
+    });
+    let repositories = if deps.local_repositories {
+        Repositories::from_env()
+    } else {
+        Repositories::default()
+    };
+    let loaded = typemodel::deps::load_all(&classpath, &declared, &repositories, &ResolveOptions::default());
+    for r in &loaded.reports {
+        let typed = r.is_typed();
+        run.stat(
+            if typed {
+                "dependencies.typed"
+            } else {
+                "dependencies.not-typed"
+            },
+            1,
+        );
+        if r.via.is_some() {
+            continue;
+        }
+        if let Some((c, _)) = by_jar
+            .iter()
+            .find(|(_, p)| p.display().to_string() == r.coordinate)
+        {
+            // The declared dependency this jar is, under its coordinate.
+            let (typed_from, why_not) = match &r.outcome {
+                Outcome::Typed { jar, .. } => (Some(jar.display().to_string()), None),
+                Outcome::NotOnDisk { .. } => (None, Some("its classpath jar is missing".to_string())),
+                Outcome::Unreadable { error, .. } => (None, Some(format!("unreadable: {error}"))),
+            };
+            run.dependencies.push(DependencyTyping {
+                coordinate: c.to_string(),
+                typed_from,
+                why_not,
+            });
+            continue;
+        }
+        let (typed_from, why_not) = match &r.outcome {
+            Outcome::Typed { jar, .. } => (Some(jar.display().to_string()), None),
+            Outcome::NotOnDisk { .. } if !deps.local_repositories => (
+                None,
+                Some("not looked for (local_repositories = false)".to_string()),
+            ),
+            Outcome::NotOnDisk { .. } => (None, Some("no jar on disk".to_string())),
+            Outcome::Unreadable { error, .. } => (None, Some(format!("unreadable: {error}"))),
+        };
+        run.dependencies.push(DependencyTyping {
+            coordinate: match &r.version {
+                Some(v) if !r.coordinate.ends_with(v.as_str()) => format!("{}:{v}", r.coordinate),
+                _ => r.coordinate.clone(),
+            },
+            typed_from,
+            why_not,
+        });
+    }
+    loaded.model
+}
+
+/// Whether `jar` is named as Maven names the jar of `c` (`artifact-version.jar`, or
+/// `artifact.jar` and `artifact-<any version>.jar` when the build gives no version).
+fn names_artifact(jar: &std::path::Path, c: &Coordinate) -> bool {
+    let Some(name) = jar.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let Some(stem) = name.strip_suffix(".jar") else {
+        return false;
+    };
+    match &c.version {
+        Some(v) => stem == format!("{}-{v}", c.artifact),
+        None => {
+            stem == c.artifact
+                || stem
+                    .strip_prefix(&format!("{}-", c.artifact))
+                    .is_some_and(|rest| rest.starts_with(|ch: char| ch.is_ascii_digit()))
+        }
+    }
+}
+
+/// The classpath as the loader reads it: a folder holding jars stands for each of them (in
+/// name order); any other folder is a class folder; a file is a jar.
+fn classpath_entries(listed: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for p in listed {
+        let mut jars: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|e| e.extension().is_some_and(|x| x == "jar"))
+            .collect();
+        jars.sort();
+        if jars.is_empty() {
+            out.push(p.clone());
+        } else {
+            out.extend(jars);
+        }
+    }
+    out
+}
+
 /// The port a module's configuration listens on (`server.port`, placeholders resolved),
 /// unless it is Spring's default, random (`0`) or not fixed.
 fn server_port(scope: &ConfigScope<'_>) -> Option<u16> {
@@ -785,6 +948,7 @@ fn deployed_module(d: &config::Deployment, named: &[NamedModule<'_>]) -> Option<
 /// What the code passes of a repository need from the rest of its run.
 struct Code<'a> {
     builds: &'a [(String, BuildFile)],
+    dependencies: &'a Dependencies,
     configs: &'a [ParsedConfig],
     reach: &'a BTreeMap<String, emit::findings::Reach>,
     files: &'a [SourceFile],
@@ -936,7 +1100,8 @@ fn index_code(
     }
 
     let table = SymbolTable::build(skeletons.iter());
-    let product_types = resolve::ProductTypes::build(skeletons.iter(), &table);
+    let dependency_types = dependency_types(run, code.builds, code.dependencies);
+    let product_types = resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types);
     emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &table)?;
     let service_name = |rel: &str| (code.service_of)(rel).map(|(_, name)| name);
     let product = Product {

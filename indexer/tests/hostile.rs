@@ -78,6 +78,10 @@ fn files_removed_or_swapped_after_the_walk_are_warnings_and_never_block_the_run(
         }],
         config_file: None,
         server: None,
+        dependencies: semgraph_indexer::Dependencies {
+            classpath: Vec::new(),
+            local_repositories: false,
+        },
     };
     let store = Store::open(&company.store).expect("open store");
     let progress = ChangeAfterWalk {

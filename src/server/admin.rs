@@ -339,6 +339,11 @@ fn start(state: &AppState, query: Option<&str>, body: &[u8]) -> Result<Job, Prob
             products: names,
             config_file: None,
             server: None,
+            // The server's own config says where dependency types come from.
+            dependencies: state
+                .company()
+                .map(|c| c.dependencies.clone())
+                .unwrap_or_default(),
         };
         (company, products, mode)
     } else {

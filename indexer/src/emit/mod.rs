@@ -39,6 +39,8 @@ pub(crate) struct Run {
     pub(crate) product_names: Vec<String>,
     /// The tables this product's schemas define, by normalised name.
     pub(crate) tables: BTreeMap<String, NodeId>,
+    /// What became of each declared dependency's types.
+    pub(crate) dependencies: Vec<crate::company::DependencyTyping>,
 }
 
 impl Run {

@@ -178,6 +178,10 @@ fn company(root: &Path, store: &Path) -> Company {
         ],
         config_file: None,
         server: None,
+        dependencies: crate::Dependencies {
+            classpath: Vec::new(),
+            local_repositories: false,
+        },
     }
 }
 

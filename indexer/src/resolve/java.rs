@@ -14,7 +14,7 @@ use super::typed::{Typer, Val};
 use super::types::{Names, ProductModel};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
-use crate::typemodel::model::{FoundMethod, Layered};
+use crate::typemodel::model::{FoundMethod, Layered, TypeModel};
 use crate::typemodel::ty::Ty;
 
 /// Methods that pass the elements of their receiver to a one-parameter lambda.
@@ -110,20 +110,34 @@ const JDK_VALUE_TYPES: &[&str] = &[
 ];
 
 /// The product's types as the type model holds them, built once per product: what the
-/// resolver asks, with the JDK beneath, about receivers, returns and overloads.
+/// resolver asks, with its dependencies' types and the JDK beneath, about receivers,
+/// returns and overloads.
 pub(crate) struct ProductTypes {
     model: ProductModel,
+    /// The types of the jars the product's builds declare (or its classpath lists).
+    dependencies: TypeModel,
 }
 
 impl ProductTypes {
-    /// The product's types, read from the skeletons of all its files.
+    /// The product's types, read from the skeletons of all its files, with the JDK alone
+    /// beneath.
     pub(crate) fn build<'a>(
         files: impl IntoIterator<Item = &'a CodeFile>,
         table: &SymbolTable,
     ) -> ProductTypes {
-        ProductTypes {
-            model: ProductModel::build(files, table, crate::typemodel::jdk::jdk()),
-        }
+        Self::build_with(files, table, TypeModel::default())
+    }
+
+    /// [`ProductTypes::build`] with `dependencies` between the product and the JDK: a type
+    /// of the product hides a dependency's of the same name, a dependency's the JDK's.
+    pub(crate) fn build_with<'a>(
+        files: impl IntoIterator<Item = &'a CodeFile>,
+        table: &SymbolTable,
+        dependencies: TypeModel,
+    ) -> ProductTypes {
+        let beneath = Layered::new(vec![&dependencies, crate::typemodel::jdk::jdk()]);
+        let model = ProductModel::build(files, table, &beneath);
+        ProductTypes { model, dependencies }
     }
 }
 
@@ -140,7 +154,11 @@ pub(crate) fn resolve_calls_typed(
     table: &SymbolTable,
     product: &ProductTypes,
 ) -> Vec<ResolvedCall> {
-    let layered = Layered::new(vec![&product.model.model, crate::typemodel::jdk::jdk()]);
+    let layered = Layered::new(vec![
+        &product.model.model,
+        &product.dependencies,
+        crate::typemodel::jdk::jdk(),
+    ]);
     let mut out = Vec::new();
     for t in &file.types {
         for m in &t.methods {

@@ -209,17 +209,29 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
 /// Which declared dependencies' types the run read, and which it did not with why (the
 /// first few by name); empty for a product that declares none.
 fn dependency_line(r: &RunSummary) -> String {
-    if r.dependencies.is_empty() {
+    let declared: Vec<&crate::run_summary::SummaryDependency> =
+        r.dependencies.iter().filter(|d| d.declared).collect();
+    let listed: Vec<&crate::run_summary::SummaryDependency> =
+        r.dependencies.iter().filter(|d| !d.declared).collect();
+    if declared.is_empty() && listed.is_empty() {
         return String::new();
     }
-    let typed = r.dependencies.iter().filter(|d| d.typed_from.is_some()).count();
+    let typed = declared.iter().filter(|d| d.typed_from.is_some()).count();
     let mut line = format!(
         "{}: types of {typed} of {} declared dependencies read",
         r.product,
-        r.dependencies.len()
+        declared.len()
     );
-    let missing: Vec<&crate::run_summary::SummaryDependency> =
-        r.dependencies.iter().filter(|d| d.typed_from.is_none()).collect();
+    if !listed.is_empty() {
+        let read = listed.iter().filter(|d| d.typed_from.is_some()).count();
+        let _ = write!(
+            line,
+            ", and of {read} of {} other classpath entries",
+            listed.len()
+        );
+    }
+    let missing: Vec<&&crate::run_summary::SummaryDependency> =
+        declared.iter().filter(|d| d.typed_from.is_none()).collect();
     if missing.is_empty() {
         line.push_str(".\n");
         return line;
@@ -287,6 +299,7 @@ mod tests {
     fn dep(coordinate: &str, typed_from: Option<&str>, why_not: Option<&str>) -> SummaryDependency {
         SummaryDependency {
             coordinate: coordinate.into(),
+            declared: !coordinate.starts_with('/'),
             typed_from: typed_from.map(str::to_string),
             why_not: why_not.map(str::to_string),
         }
@@ -310,5 +323,14 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("`--classpath`"), "{line}");
+        let with_classpath = summary(vec![
+            dep("a:b:1", Some("/libs/b-1.jar"), None),
+            dep("/libs/other.jar", Some("/libs/other.jar"), None),
+            dep("/libs/broken.jar", None, Some("unreadable: bad zip")),
+        ]);
+        assert_eq!(
+            dependency_line(&with_classpath),
+            "orders: types of 1 of 1 declared dependencies read, and of 1 of 2 other classpath entries.\n"
+        );
     }
 }

@@ -51,6 +51,9 @@ pub struct RunSummary {
 pub struct SummaryDependency {
     /// `group:artifact[:version]`, or the classpath entry.
     pub coordinate: String,
+    /// Declared by a build (else a classpath entry no declared dependency names).
+    #[serde(default)]
+    pub declared: bool,
     /// The jar or folder read, when typed.
     pub typed_from: Option<String>,
     /// Why not, when not.
@@ -82,6 +85,7 @@ impl From<&ProductReport> for RunSummary {
                 .iter()
                 .map(|d| SummaryDependency {
                     coordinate: d.coordinate.clone(),
+                    declared: d.declared,
                     typed_from: d.typed_from.clone(),
                     why_not: d.why_not.clone(),
                 })

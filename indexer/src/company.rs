@@ -44,6 +44,8 @@ pub struct Dependencies {
 pub struct DependencyTyping {
     /// `group:artifact[:version]` as declared, or the classpath entry.
     pub coordinate: String,
+    /// Declared by a build (else an entry of the classpath no declared dependency names).
+    pub declared: bool,
     /// The jar or folder its types were read from.
     pub typed_from: Option<String>,
     /// Why its types are not known, when they are not.

@@ -806,6 +806,7 @@ fn dependency_types(run: &mut Run, builds: &[(String, BuildFile)], deps: &Depend
             };
             run.dependencies.push(DependencyTyping {
                 coordinate: c.to_string(),
+                declared: true,
                 typed_from,
                 why_not,
             });
@@ -820,11 +821,13 @@ fn dependency_types(run: &mut Run, builds: &[(String, BuildFile)], deps: &Depend
             Outcome::NotOnDisk { .. } => (None, Some("no jar on disk".to_string())),
             Outcome::Unreadable { error, .. } => (None, Some(format!("unreadable: {error}"))),
         };
+        let listed = classpath.iter().any(|p| p.display().to_string() == r.coordinate);
         run.dependencies.push(DependencyTyping {
             coordinate: match &r.version {
                 Some(v) if !r.coordinate.ends_with(v.as_str()) => format!("{}:{v}", r.coordinate),
                 _ => r.coordinate.clone(),
             },
+            declared: !listed,
             typed_from,
             why_not,
         });

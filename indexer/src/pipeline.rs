@@ -741,10 +741,12 @@ fn dependency_types(run: &mut Run, builds: &[(String, BuildFile)], deps: &Depend
         if d.group.is_empty() || d.artifact.is_empty() || own.contains(d.artifact.as_str()) {
             continue;
         }
+        // A version left to a property (`${spring.version}`) or a build token
+        // (`@spring-framework.version@`) is no version: the highest on disk is taken.
         let version = d
             .version
             .clone()
-            .filter(|v| !v.trim().is_empty() && !v.contains("${"));
+            .filter(|v| !v.trim().is_empty() && !v.contains("${") && !v.contains('@'));
         match declared
             .iter_mut()
             .find(|c| c.group == d.group && c.artifact == d.artifact)

@@ -57,7 +57,7 @@ fn product(dir: &Path) -> PathBuf {
     let repo = dir.join("app");
     write(
         &repo.join("pom.xml"),
-        "<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>app</artifactId><version>1</version>\n<dependencies>\n<dependency><groupId>com.example</groupId><artifactId>greeter</artifactId><version>1.0</version></dependency>\n<dependency><groupId>org.example</groupId><artifactId>absent</artifactId><version>2.0</version></dependency>\n</dependencies></project>\n",
+        "<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>app</artifactId><version>1</version>\n<dependencies>\n<dependency><groupId>com.example</groupId><artifactId>greeter</artifactId><version>1.0</version></dependency>\n<dependency><groupId>org.example</groupId><artifactId>absent</artifactId><version>2.0</version></dependency>\n<dependency><groupId>org.example</groupId><artifactId>tokened</artifactId><version>@tokened.version@</version></dependency>\n</dependencies></project>\n",
     );
     write(
         &repo.join("src/main/java/app/Welcome.java"),
@@ -114,7 +114,9 @@ fn a_jar_on_the_classpath_types_the_calls_through_its_library() {
         declared,
         vec![
             ("com.example:greeter:1.0", false),
-            ("org.example:absent:2.0", false)
+            ("org.example:absent:2.0", false),
+            // A build token is no version.
+            ("org.example:tokened", false)
         ]
     );
     assert!(bare
@@ -150,7 +152,8 @@ fn a_jar_on_the_classpath_types_the_calls_through_its_library() {
         declared,
         vec![
             ("com.example:greeter:1.0", Some(jar_shown.as_str())),
-            ("org.example:absent:2.0", None)
+            ("org.example:absent:2.0", None),
+            ("org.example:tokened", None)
         ]
     );
 }

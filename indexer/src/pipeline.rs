@@ -1098,7 +1098,8 @@ fn index_code(
                 run.stat("files.expression-trees-cut", 1);
             }
             let file_node = code.file_nodes.get(&f.rel).copied();
-            emit::code::write_file(run, w, &mut nodes, f, file_node, &text, &file)?;
+            let module = (code.service_of)(&f.rel).map(|(id, _)| id);
+            emit::code::write_file(run, w, &mut nodes, f, file_node, module, &text, &file)?;
             knowledge.collect(&file);
             skeletons.push(skeleton(file));
         }
@@ -1171,6 +1172,7 @@ fn index_code(
             let targets = Targets {
                 types: &nodes.types,
                 methods: &nodes.methods,
+                duplicated: &nodes.duplicated,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
                 reach: code.reach,
@@ -1192,10 +1194,12 @@ fn index_code(
                 .into_iter()
                 .filter(|c| !not_calls.contains(&(&c.caller, c.site)))
                 .collect();
-            emit::code::write_calls(run, w, &mut nodes, &file, &calls)?;
+            let module = (code.service_of)(&file.path).map(|(id, _)| id);
+            emit::code::write_calls(run, w, &mut nodes, &file, module, &calls)?;
             let targets = Targets {
                 types: &nodes.types,
                 methods: &nodes.methods,
+                duplicated: &nodes.duplicated,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
                 reach: code.reach,
@@ -1207,6 +1211,7 @@ fn index_code(
     let targets = Targets {
         types: &nodes.types,
         methods: &nodes.methods,
+        duplicated: &nodes.duplicated,
         config_keys: code.config_keys,
         service_of: code.service_of,
         reach: code.reach,

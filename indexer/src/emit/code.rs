@@ -22,7 +22,15 @@ use crate::walk::SourceFile;
 #[derive(Default)]
 pub(crate) struct CodeNodes {
     pub(crate) types: HashMap<String, NodeId>,
+    /// Each method by key; for a key several modules declare, the last one written (see
+    /// `duplicated`).
     pub(crate) methods: HashMap<MethodKey, NodeId>,
+    /// Methods whose key more than one module of the product declares — the same
+    /// fully-qualified type in two modules: every declaration with its module (the service
+    /// node of its file), so a call is charged to, and lands on, its own module's copy.
+    pub(crate) duplicated: HashMap<MethodKey, Vec<(Option<NodeId>, NodeId)>>,
+    /// The module of each method node, while duplicates may still appear.
+    method_module: HashMap<NodeId, Option<NodeId>>,
     external_types: HashMap<String, NodeId>,
     external_methods: HashMap<(String, String), NodeId>,
     packages: HashMap<String, NodeId>,
@@ -92,13 +100,52 @@ fn annotation_names(annotations: &[facts::Annotation]) -> String {
         .join(" ")
 }
 
-/// Writes one file's package, types, fields and methods with their sources as content.
+/// The declarations a method key names as seen from a file of `module`.
+pub(crate) enum MethodIn {
+    One(NodeId),
+    /// Several modules declare it and `module` is none of them: one of these.
+    Several(Vec<NodeId>),
+    Missing,
+}
+
+/// `key` as seen from `module` (see [`MethodIn`]).
+pub(crate) fn method_in(
+    methods: &HashMap<MethodKey, NodeId>,
+    duplicated: &HashMap<MethodKey, Vec<(Option<NodeId>, NodeId)>>,
+    key: &MethodKey,
+    module: Option<NodeId>,
+) -> MethodIn {
+    match duplicated.get(key) {
+        Some(copies) => match copies.iter().find(|(m, _)| *m == module) {
+            Some((_, id)) => MethodIn::One(*id),
+            None => MethodIn::Several(copies.iter().map(|(_, id)| *id).collect()),
+        },
+        None => methods
+            .get(key)
+            .map_or(MethodIn::Missing, |&id| MethodIn::One(id)),
+    }
+}
+
+impl CodeNodes {
+    /// The method `key` of a file of `module`: its own module's copy of a duplicated key.
+    pub(crate) fn own_method(&self, key: &MethodKey, module: Option<NodeId>) -> Option<NodeId> {
+        match method_in(&self.methods, &self.duplicated, key, module) {
+            MethodIn::One(id) => Some(id),
+            MethodIn::Several(_) | MethodIn::Missing => self.methods.get(key).copied(),
+        }
+    }
+}
+
+/// Writes one file's package, types, fields and methods with their sources as content;
+/// `module` is the service node of the file's module.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn write_file(
     run: &mut Run,
     w: &mut ProductWriter,
     nodes: &mut CodeNodes,
     f: &SourceFile,
     file_node: Option<NodeId>,
+    module: Option<NodeId>,
     text: &str,
     file: &CodeFile,
 ) -> Result<(), IndexError> {
@@ -224,7 +271,21 @@ pub(crate) fn write_file(
                     w.add_anchor(mid, &keys::java_method_simple(&format!("{}.{}", t.name, m.name)))?;
                 }
             }
-            nodes.methods.insert(MethodKey::of(t, m), mid);
+            let key = MethodKey::of(t, m);
+            nodes.method_module.insert(mid, module);
+            if let Some(&earlier) = nodes.methods.get(&key) {
+                let earlier_module = nodes.method_module.get(&earlier).copied().flatten();
+                if earlier_module != module {
+                    let copies = nodes
+                        .duplicated
+                        .entry(key.clone())
+                        .or_insert_with(|| vec![(earlier_module, earlier)]);
+                    if !copies.iter().any(|(m, _)| *m == module) {
+                        copies.push((module, mid));
+                    }
+                }
+            }
+            nodes.methods.insert(key, mid);
         }
     }
     run.stat(&format!("{}.files", file.language.as_str()), 1);
@@ -366,6 +427,7 @@ pub(crate) fn write_calls(
     w: &mut ProductWriter,
     nodes: &mut CodeNodes,
     file: &CodeFile,
+    module: Option<NodeId>,
     calls: &[ResolvedCall],
 ) -> Result<(), IndexError> {
     // Per caller and callee: the lines, and for a call that may reach several overloads
@@ -374,13 +436,25 @@ pub(crate) fn write_calls(
     let mut unresolved = 0u64;
     let mut first_unresolved: Option<(usize, String)> = None;
     for call in calls {
-        let Some(&caller) = nodes.methods.get(&call.caller) else {
+        let Some(caller) = nodes.own_method(&call.caller, module) else {
             continue;
         };
         let target = match &call.target {
-            Target::Internal(key) => match nodes.methods.get(key) {
-                Some(&t) => Some(t),
-                None => {
+            Target::Internal(key) => match method_in(&nodes.methods, &nodes.duplicated, key, module) {
+                MethodIn::One(t) => Some(t),
+                // The type is declared in several other modules: one of their copies.
+                MethodIn::Several(copies) => {
+                    run.stat("calls.ambiguous", 1);
+                    run.stat("calls.ambiguous-module", 1);
+                    for t in &copies {
+                        let e = edges
+                            .entry((caller, *t))
+                            .or_insert((Vec::new(), Some(copies.len())));
+                        e.0.push(call.line as u32);
+                    }
+                    None
+                }
+                MethodIn::Missing => {
                     unresolved += 1;
                     None
                 }
@@ -397,10 +471,7 @@ pub(crate) fn write_calls(
                 None
             }
             Target::Ambiguous(keys) => {
-                let found: Vec<NodeId> = keys
-                    .iter()
-                    .filter_map(|k| nodes.methods.get(k).copied())
-                    .collect();
+                let found: Vec<NodeId> = keys.iter().filter_map(|k| nodes.own_method(k, module)).collect();
                 if found.len() < 2 {
                     unresolved += 1;
                     if first_unresolved.is_none() {

@@ -32,6 +32,8 @@ use crate::resolve::MethodKey;
 pub(crate) struct Targets<'a> {
     pub(crate) types: &'a HashMap<String, NodeId>,
     pub(crate) methods: &'a HashMap<MethodKey, NodeId>,
+    /// Method keys several modules declare, each declaration with its module.
+    pub(crate) duplicated: &'a HashMap<MethodKey, Vec<(Option<NodeId>, NodeId)>>,
     /// The node of each config key, in the order of the product's `ConfigIndex`.
     pub(crate) config_keys: &'a [NodeId],
     /// The service (node and name) a file belongs to.
@@ -72,10 +74,19 @@ fn under(base: Option<&str>, path: &str) -> String {
 }
 
 impl Targets<'_> {
-    fn owner(&self, owner: &Owner) -> Option<NodeId> {
+    fn owner(&self, owner: &Owner, module: Option<NodeId>) -> Option<NodeId> {
         match owner {
             Owner::Type(fqn) => self.types.get(fqn).copied(),
-            Owner::Method(key) => self.methods.get(key).copied(),
+            Owner::Method(key) => self.method(key, module),
+        }
+    }
+
+    /// Method `key` as a file of `module` names it: its own module's copy when several
+    /// modules declare the key.
+    fn method(&self, key: &MethodKey, module: Option<NodeId>) -> Option<NodeId> {
+        match crate::emit::code::method_in(self.methods, self.duplicated, key, module) {
+            crate::emit::code::MethodIn::One(id) => Some(id),
+            _ => self.methods.get(key).copied(),
         }
     }
 }
@@ -127,10 +138,11 @@ pub(crate) fn write(
     }
     let mut touches = Touches::default();
     let mut usages = Usages::default();
+    let module = (targets.service_of)(path).map(|(id, _)| id);
     for item in findings.items {
         match item {
             Finding::Endpoint(e) => {
-                let Some(handler) = targets.owner(&e.handler) else {
+                let Some(handler) = targets.owner(&e.handler, module) else {
                     continue;
                 };
                 let service = (targets.service_of)(&e.service_file);
@@ -158,12 +170,12 @@ pub(crate) fn write(
                 let id = run.add(w, node)?;
                 w.add_edge(id, EdgeKind::Serves, handler)?;
                 // Methods that run before the handler serve the endpoint too, marked so.
-                for before in e.before.iter().filter_map(|k| targets.methods.get(k)) {
+                for before in e.before.iter().filter_map(|k| targets.method(k, module)) {
                     let attrs = EdgeAttrs {
                         lines: Vec::new(),
                         via: Some("model-attribute".into()),
                     };
-                    w.add_edge_with(id, EdgeKind::Serves, *before, &attrs)?;
+                    w.add_edge_with(id, EdgeKind::Serves, before, &attrs)?;
                 }
                 w.add_anchor(id, &keys::http_route(&e.verb, &e.path))?;
                 if let Some((service_node, service_name)) = service {
@@ -180,7 +192,7 @@ pub(crate) fn write(
                 run.stat("endpoints", 1);
             }
             Finding::EntryPoint(e) => {
-                let Some(&handler) = targets.methods.get(&e.handler) else {
+                let Some(handler) = targets.method(&e.handler, module) else {
                     continue;
                 };
                 let service = (targets.service_of)(&e.file);
@@ -205,7 +217,7 @@ pub(crate) fn write(
                 }
             }
             Finding::HttpCall(mut c) => {
-                let Some(&caller) = targets.methods.get(&c.caller) else {
+                let Some(caller) = targets.method(&c.caller, module) else {
                     continue;
                 };
                 if c.from_service_root {
@@ -255,7 +267,7 @@ pub(crate) fn write(
                 }
             }
             Finding::Topic(t) => {
-                let Some(&method) = targets.methods.get(&t.method) else {
+                let Some(method) = targets.method(&t.method, module) else {
                     continue;
                 };
                 // An in-process topic is keyed by its scope too, so it meets nothing outside it.
@@ -271,7 +283,7 @@ pub(crate) fn write(
                 w.add_link(method, kind, &keys::topic(t.broker, &key_name), LinkPolicy::All)?;
             }
             Finding::Table(u) => {
-                if let Some(from) = targets.owner(&u.owner) {
+                if let Some(from) = targets.owner(&u.owner, module) {
                     touches.add(from, &u.table, u.access, u.line, u.via);
                 }
             }
@@ -295,7 +307,8 @@ pub(crate) fn write(
                 run.stat("tables.entities", 1);
             }
             Finding::Config(c) => {
-                let (Some(from), Some(&key)) = (targets.owner(&c.owner), targets.config_keys.get(c.key.0))
+                let (Some(from), Some(&key)) =
+                    (targets.owner(&c.owner, module), targets.config_keys.get(c.key.0))
                 else {
                     continue;
                 };
@@ -311,7 +324,7 @@ pub(crate) fn write(
             Finding::NotACall { .. } => {}
             Finding::Gateway(g) => gateway(run, w, targets, g)?,
             Finding::MethodSql { method, sql } => {
-                if let Some(&node) = targets.methods.get(&method) {
+                if let Some(node) = targets.method(&method, module) {
                     w.set_content(node, ContentKind::Sql, &sql)?;
                 }
             }
@@ -333,7 +346,7 @@ fn gateway(
 ) -> Result<(), IndexError> {
     let handler = match &g.declared_by {
         RouteSource::Config(k) => targets.config_keys.get(k.0).copied(),
-        RouteSource::Method(m) => targets.methods.get(m).copied(),
+        RouteSource::Method(m) => targets.method(m, (targets.service_of)(&g.file).map(|(id, _)| id)),
     };
     let Some(handler) = handler else {
         return Ok(());

@@ -398,3 +398,59 @@ fn a_config_server_serves_its_shared_files_to_the_services_they_name() {
         .collect();
     assert!(missing.is_empty(), "{missing:?}");
 }
+
+#[test]
+fn a_type_declared_in_two_modules_is_told_apart_by_module() {
+    let (_dir, store, _) = index_cloud();
+    let snap = store.snapshot();
+    let rows = expected_rows_in(FACTS, "Types declared in two modules");
+    assert!(!rows.is_empty());
+    let module_of = |n: &Node| {
+        n.file
+            .as_deref()
+            .and_then(|f| f.split('/').next())
+            .unwrap_or("")
+            .to_string()
+    };
+    for row in &rows {
+        let callers: Vec<Node> = load(&snap, &methods_named(&snap, &row[0]))
+            .into_iter()
+            .filter(|n| module_of(n) == row[1])
+            .collect();
+        assert_eq!(callers.len(), 1, "{} in {}", row[0], row[1]);
+        let caller = &callers[0];
+        let callees: Vec<NodeId> = snap
+            .adjacency()
+            .neighbors(caller.id, Direction::Out, EdgeKind::Calls)
+            .collect();
+        let callees: Vec<Node> = load(&snap, &callees)
+            .into_iter()
+            .filter(|n| n.fqn.as_deref() == Some(row[2].as_str()))
+            .collect();
+        let mut modules: Vec<String> = callees.iter().map(module_of).collect();
+        modules.sort();
+        assert_eq!(modules.join(", "), row[3], "{} ({}) → {}", row[0], row[1], row[2]);
+        let edges: Vec<(NodeId, EdgeKind, NodeId)> = callees
+            .iter()
+            .map(|c| (caller.id, EdgeKind::Calls, c.id))
+            .collect();
+        let vias: BTreeSet<String> = snap
+            .edge_attrs(&edges)
+            .expect("attrs")
+            .into_iter()
+            .map(|a| {
+                a.and_then(|a| a.via)
+                    .and_then(|v| v.strip_prefix("ambiguous:").map(str::to_string))
+                    .unwrap_or_else(|| "-".to_string())
+            })
+            .collect();
+        assert_eq!(
+            vias.into_iter().collect::<Vec<_>>().join(", "),
+            row[4],
+            "{} ({}) → {}",
+            row[0],
+            row[1],
+            row[2]
+        );
+    }
+}

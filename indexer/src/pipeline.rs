@@ -212,7 +212,13 @@ struct Module {
 fn module_of<'m>(modules: &'m [Module], rel: &str) -> Option<&'m Module> {
     modules
         .iter()
-        .filter(|m| m.deployable && (m.dir.is_empty() || rel.starts_with(&format!("{}/", m.dir))))
+        .filter(|m| {
+            m.deployable
+                && (m.dir.is_empty()
+                    || rel
+                        .strip_prefix(m.dir.as_str())
+                        .is_some_and(|rest| rest.starts_with('/')))
+        })
         .max_by_key(|m| m.dir.len())
 }
 
@@ -298,13 +304,19 @@ fn index_repo(
     }
     let local = config::read_configs(files, &mut run.warnings);
     // Each deployable module's service name, then what a config server among them serves
-    // to the others from the repository (`shared/billing-service.yml`).
+    // to the others from the repository (`shared/billing-service.yml`). The module of each
+    // file is found once: a repository has hundreds of modules and thousands of config files.
     let deployable: Vec<&Module> = modules.iter().filter(|m| m.deployable).collect();
+    let local_module: Vec<Option<&str>> = local
+        .iter()
+        .map(|c| module_of(&modules, &c.file.rel).map(|m| m.dir.as_str()))
+        .collect();
     let in_module = |m: &Module, except: &ServedTo| -> Vec<&ParsedConfig> {
         local
             .iter()
-            .filter(|c| !except.contains_key(&c.file.rel))
-            .filter(|c| module_of(&modules, &c.file.rel).map(|o| &o.dir) == Some(&m.dir))
+            .zip(&local_module)
+            .filter(|(c, owner)| **owner == Some(m.dir.as_str()) && !except.contains_key(&c.file.rel))
+            .map(|(c, _)| c)
             .collect()
     };
     let no_served = BTreeMap::new();
@@ -384,12 +396,14 @@ fn index_repo(
         .filter(|c| c.parsed.kind == ConfigKind::Env)
         .collect();
     // Each deployable module's service name, and the port its configuration listens on.
+    let configured: Vec<Vec<String>> = configs.iter().map(|c| config_modules(&c.file.rel)).collect();
     let mut named: Vec<NamedModule<'_>> = Vec::new();
     for (m, (name, app_name)) in deployable.iter().zip(names) {
         let main: Vec<&ParsedConfig> = configs
             .iter()
-            .filter(|c| config_modules(&c.file.rel).contains(&m.dir))
-            .filter(|c| !c.file.rel.contains("src/test/"))
+            .zip(&configured)
+            .filter(|(c, dirs)| dirs.contains(&m.dir) && !c.file.rel.contains("src/test/"))
+            .map(|(c, _)| c)
             .collect();
         let scope = ConfigScope::new(&main, &env);
         let ports = server_port(&scope).into_iter().collect();

@@ -420,6 +420,21 @@ pub(crate) fn write_hierarchy(
 /// the number of candidates (`ambiguous:3`).
 pub(crate) const AMBIGUOUS_VIA: &str = "ambiguous:";
 
+/// Per caller and callee of one file: the lines, and the number of candidates of a call
+/// that may reach several methods (`None` once a certain call of the pair is seen).
+type CallEdges = BTreeMap<(NodeId, NodeId), (Vec<u32>, Option<usize>)>;
+
+/// Records a call at `line` that may reach any one of `candidates`: an edge to each,
+/// carrying their number.
+fn edge_to_each(edges: &mut CallEdges, caller: NodeId, candidates: &[NodeId], line: usize) {
+    for t in candidates {
+        let e = edges
+            .entry((caller, *t))
+            .or_insert((Vec::new(), Some(candidates.len())));
+        e.0.push(line as u32);
+    }
+}
+
 /// Writes the Calls edges of one file's resolved calls with their lines (external targets
 /// become external nodes), and counts and reports what stayed unresolved.
 pub(crate) fn write_calls(
@@ -432,7 +447,7 @@ pub(crate) fn write_calls(
 ) -> Result<(), IndexError> {
     // Per caller and callee: the lines, and for a call that may reach several overloads
     // the number of candidates (a certain call of the same pair wins).
-    let mut edges: BTreeMap<(NodeId, NodeId), (Vec<u32>, Option<usize>)> = BTreeMap::new();
+    let mut edges: CallEdges = BTreeMap::new();
     let mut unresolved = 0u64;
     let mut first_unresolved: Option<(usize, String)> = None;
     for call in calls {
@@ -446,12 +461,7 @@ pub(crate) fn write_calls(
                 MethodIn::Several(copies) => {
                     run.stat("calls.ambiguous", 1);
                     run.stat("calls.ambiguous-module", 1);
-                    for t in &copies {
-                        let e = edges
-                            .entry((caller, *t))
-                            .or_insert((Vec::new(), Some(copies.len())));
-                        e.0.push(call.line as u32);
-                    }
+                    edge_to_each(&mut edges, caller, &copies, call.line);
                     None
                 }
                 MethodIn::Missing => {
@@ -479,12 +489,7 @@ pub(crate) fn write_calls(
                     }
                 } else {
                     run.stat("calls.ambiguous", 1);
-                    for t in &found {
-                        let e = edges
-                            .entry((caller, *t))
-                            .or_insert((Vec::new(), Some(found.len())));
-                        e.0.push(call.line as u32);
-                    }
+                    edge_to_each(&mut edges, caller, &found, call.line);
                 }
                 None
             }

@@ -1,6 +1,6 @@
 //! A call that may reach one of several overloads (its argument's type is not known) is
 //! indexed as an edge to each candidate marked ambiguous, and every answer says so:
-//! `code/callers` and `code/callees` render "one of N overloads" and carry the count in
+//! `code/callers` and `code/callees` render "one of N possible targets" and carry the count in
 //! JSON, `impact` counts such callers apart — while a call told apart stays plain.
 
 use std::path::Path;
@@ -57,7 +57,7 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         &[("fqn", "com.x.Pricing.price(Line, int)")],
     );
     assert!(
-        callers.markdown.contains("call (one of 2 overloads)"),
+        callers.markdown.contains("call (one of 2 possible targets)"),
         "{}",
         callers.markdown
     );
@@ -90,7 +90,7 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
 
     let callees = ask(&store, "code", "callees", &[("fqn", "com.x.Cart.total(Mystery)")]);
     assert_eq!(
-        callees.markdown.matches("one of 2 overloads").count(),
+        callees.markdown.matches("one of 2 possible targets").count(),
         2,
         "{}",
         callees.markdown
@@ -103,7 +103,7 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         &[("target", "com.x.Pricing.price(Line, int)")],
     );
     assert!(
-        impact.markdown.contains("one of 2 overloads"),
+        impact.markdown.contains("one of 2 possible targets"),
         "{}",
         impact.markdown
     );

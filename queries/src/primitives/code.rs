@@ -556,7 +556,7 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
                     name.push_str(" (test)");
                 }
                 let via = match r.ambiguous {
-                    Some(n) => format!("{} (one of {n} overloads)", r.via),
+                    Some(n) => format!("{} (one of {n} possible targets)", r.via),
                     None => r.via.to_string(),
                 };
                 vec![r.method.product.clone(), tick(&name), tick(&r.next_to), via, site]

@@ -560,7 +560,7 @@ pub(crate) fn consolidate(
                 }
             }
             let apart = if possible > 0 {
-                format!(" ({possible} of them only possibly: one of several overloads)")
+                format!(" ({possible} of them only possibly: one of several possible targets)")
             } else {
                 String::new()
             };
@@ -911,7 +911,7 @@ fn render(r: &Impact, include_tests: bool) -> String {
             .take(ROWS)
             .map(|c| {
                 let via = match c.ambiguous {
-                    Some(n) => format!("{} (one of {n} overloads)", c.via),
+                    Some(n) => format!("{} (one of {n} possible targets)", c.via),
                     None => c.via.to_string(),
                 };
                 vec![

@@ -98,17 +98,20 @@ fn product(name: &str, repos: Vec<PathBuf>, jira: Vec<PathBuf>) -> ProductSource
     }
 }
 
-fn run(store: &Store, source: ProductSource) -> (f64, semgraph_indexer::ProductReport) {
-    let company = Company {
-        store: PathBuf::new(),
-        products: vec![source.clone()],
+/// A company of `products` in `store`, typed by its sources and the JDK alone, so figures
+/// do not depend on the machine's Maven repository.
+fn company(store: PathBuf, products: Vec<ProductSource>) -> Company {
+    Company {
+        store,
+        products,
         config_file: None,
         server: None,
-        dependencies: semgraph_indexer::Dependencies {
-            classpath: Vec::new(),
-            local_repositories: false,
-        },
-    };
+        dependencies: semgraph_indexer::Dependencies::sources_only(),
+    }
+}
+
+fn run(store: &Store, source: ProductSource) -> (f64, semgraph_indexer::ProductReport) {
+    let company = company(PathBuf::new(), vec![source.clone()]);
     support::reset_peak_rss();
     let started = Instant::now();
     let report = index_product(store, &company, &source, &NoProgress).expect("index");
@@ -137,16 +140,7 @@ fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
         .collect();
     let store_dir = dir.join(format!("store-java-{lines}"));
     let store = Store::open(&store_dir).expect("store");
-    let company = Company {
-        store: store_dir.clone(),
-        products: sources.clone(),
-        config_file: None,
-        server: None,
-        dependencies: semgraph_indexer::Dependencies {
-            classpath: Vec::new(),
-            local_repositories: false,
-        },
-    };
+    let company = company(store_dir.clone(), sources.clone());
     support::reset_peak_rss();
     let started = Instant::now();
     let (mut nodes, mut edges, mut links, mut unlinked) = (0u64, 0u64, 0u64, 0u64);
@@ -339,16 +333,7 @@ fn bench_kotlin(dir: &Path, lines: u64, sources: &[PathBuf]) {
         .collect();
     let store_dir = dir.join("store-kotlin");
     let store = Store::open(&store_dir).expect("store");
-    let company = Company {
-        store: store_dir.clone(),
-        products: sources.clone(),
-        config_file: None,
-        server: None,
-        dependencies: semgraph_indexer::Dependencies {
-            classpath: Vec::new(),
-            local_repositories: false,
-        },
-    };
+    let company = company(store_dir.clone(), sources.clone());
     support::reset_peak_rss();
     let started = Instant::now();
     let (mut resolved, mut external, mut unresolved, mut files) = (0u64, 0u64, 0u64, 0u64);

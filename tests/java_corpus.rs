@@ -57,10 +57,7 @@ fn indexed() -> &'static Indexed {
             products: products.clone(),
             config_file: None,
             server: None,
-            dependencies: semgraph_indexer::Dependencies {
-                classpath: Vec::new(),
-                local_repositories: false,
-            },
+            dependencies: semgraph_indexer::Dependencies::sources_only(),
         };
         let runs = products
             .iter()

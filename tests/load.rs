@@ -15,3 +15,15 @@ mod limits;
 mod reindex;
 #[path = "load/soak.rs"]
 mod soak;
+
+/// The body of `/healthz` at `base`, which names the generation the server answers from.
+async fn served_generation(client: reqwest::Client, base: String) -> String {
+    client
+        .get(format!("{base}/healthz"))
+        .send()
+        .await
+        .expect("healthz")
+        .text()
+        .await
+        .expect("body")
+}

@@ -52,6 +52,17 @@ pub struct DependencyTyping {
     pub why_not: Option<String>,
 }
 
+impl Dependencies {
+    /// The sources' own types and the JDK's only: no classpath, no local repositories — a
+    /// run whose answers do not depend on the machine (tests, benchmarks).
+    pub fn sources_only() -> Dependencies {
+        Dependencies {
+            classpath: Vec::new(),
+            local_repositories: false,
+        }
+    }
+}
+
 impl Default for Dependencies {
     fn default() -> Self {
         Dependencies {

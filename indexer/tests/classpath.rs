@@ -94,15 +94,7 @@ fn a_jar_on_the_classpath_types_the_calls_through_its_library() {
     let jar = library(dir.path());
     let repo = product(dir.path());
 
-    let bare = index(
-        dir.path(),
-        &repo,
-        Dependencies {
-            classpath: Vec::new(),
-            local_repositories: false,
-        },
-        "bare",
-    );
+    let bare = index(dir.path(), &repo, Dependencies::sources_only(), "bare");
     // `create()` is typed by its class, the rest of the chain by nothing.
     assert!(stat(&bare, "calls.unresolved") >= 2, "{:?}", bare.stats);
     let declared: Vec<(&str, bool)> = bare

@@ -78,10 +78,7 @@ fn files_removed_or_swapped_after_the_walk_are_warnings_and_never_block_the_run(
         }],
         config_file: None,
         server: None,
-        dependencies: semgraph_indexer::Dependencies {
-            classpath: Vec::new(),
-            local_repositories: false,
-        },
+        dependencies: semgraph_indexer::Dependencies::sources_only(),
     };
     let store = Store::open(&company.store).expect("open store");
     let progress = ChangeAfterWalk {

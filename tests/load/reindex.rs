@@ -229,18 +229,7 @@ fn every_answer_reads_the_same_before_during_and_after_a_reindex() {
             before.len()
         );
         let before = Arc::new(before);
-        let generation = |c: reqwest::Client| {
-            let url = format!("{base}/healthz");
-            async move {
-                c.get(url)
-                    .send()
-                    .await
-                    .expect("healthz")
-                    .text()
-                    .await
-                    .expect("body")
-            }
-        };
+        let generation = |c: reqwest::Client| super::served_generation(c, base.to_string());
         let first_generation = generation(client.clone()).await;
         let r = client
             .post(format!("{base}/api/v1/admin/index"))

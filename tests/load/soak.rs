@@ -210,18 +210,7 @@ fn a_bounded_soak_serves_every_request_without_a_server_error() {
             .text()
             .await
             .expect("body");
-        let generation = |c: reqwest::Client| {
-            let url = format!("{base}/healthz");
-            async move {
-                c.get(url)
-                    .send()
-                    .await
-                    .expect("healthz")
-                    .text()
-                    .await
-                    .expect("body")
-            }
-        };
+        let generation = |c: reqwest::Client| super::served_generation(c, base.to_string());
         let first_generation = generation(client.clone()).await;
         let mut workers = Vec::new();
         for _ in 0..CLIENTS {

@@ -178,10 +178,7 @@ fn company(root: &Path, store: &Path) -> Company {
         ],
         config_file: None,
         server: None,
-        dependencies: crate::Dependencies {
-            classpath: Vec::new(),
-            local_repositories: false,
-        },
+        dependencies: crate::Dependencies::sources_only(),
     }
 }
 

@@ -454,3 +454,61 @@ fn a_type_declared_in_two_modules_is_told_apart_by_module() {
         );
     }
 }
+
+#[test]
+fn each_copy_of_a_type_has_its_own_supertypes_overrides_and_tables() {
+    let (_dir, store, _) = index_cloud();
+    let snap = store.snapshot();
+    let rows = expected_rows_in(FACTS, "What each copy is, besides its methods");
+    assert!(rows.len() >= 9, "{rows:?}");
+    let module_of = |n: &Node| {
+        n.file
+            .as_deref()
+            .and_then(|f| f.split('/').next())
+            .unwrap_or("")
+            .to_string()
+    };
+    for row in &rows {
+        let (fact, module, subject, object) = (&row[0], &row[1], &row[2], &row[3]);
+        let (kind, edge) = match fact.as_str() {
+            "implements" => (NodeKind::Type, EdgeKind::Implements),
+            "extends" => (NodeKind::Type, EdgeKind::Extends),
+            "method implements" => (NodeKind::Method, EdgeKind::Implements),
+            "writes" => (NodeKind::Method, EdgeKind::Writes),
+            other => panic!("unknown fact {other}"),
+        };
+        let subjects: Vec<Node> = load(&snap, &snap.find_by_fqn(subject).expect("lookup"))
+            .into_iter()
+            .filter(|n| n.kind == kind && module_of(n) == *module)
+            .collect();
+        assert_eq!(subjects.len(), 1, "{subject} in {module}");
+        let out: Vec<NodeId> = snap
+            .adjacency()
+            .neighbors(subjects[0].id, Direction::Out, edge)
+            .collect();
+        let reached: Vec<Node> = load(&snap, &out);
+        if edge == EdgeKind::Writes {
+            let names: Vec<String> = reached.iter().map(|t| t.name.clone()).collect();
+            assert_eq!(names, vec![object.clone()], "{subject} ({module}) writes");
+            assert_eq!(module_of(&reached[0]), *module, "{object} defined in {module}");
+            continue;
+        }
+        let modules: Vec<String> = reached
+            .iter()
+            .filter(|n| n.fqn.as_deref() == Some(object.as_str()))
+            .map(module_of)
+            .collect();
+        assert_eq!(modules, vec![module.clone()], "{subject} ({module}) {fact} {object}");
+    }
+    // The users module's `Clock` extends nothing of the product.
+    let users_clock: Vec<Node> = load(&snap, &snap.find_by_fqn("com.shop.shared.Clock").expect("lookup"))
+        .into_iter()
+        .filter(|n| n.kind == NodeKind::Type && module_of(n) == "users")
+        .collect();
+    assert_eq!(users_clock.len(), 1);
+    let extends: Vec<NodeId> = snap
+        .adjacency()
+        .neighbors(users_clock[0].id, Direction::Out, EdgeKind::Extends)
+        .collect();
+    assert!(extends.is_empty(), "users' Clock extends {:?}", load(&snap, &extends));
+}

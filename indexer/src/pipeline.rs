@@ -19,7 +19,7 @@
 //! whose digest is there is not parsed again; every stage over the whole product runs
 //! again over the facts, so the graph is exactly the one a full run writes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,7 @@ use crate::typemodel::{
 use crate::walk::{self, SourceFile, SourceKind};
 
 mod cache;
+mod copies;
 use cache::FactsCache;
 pub use cache::IndexMode;
 
@@ -1014,6 +1015,8 @@ fn index_code(
 
     // Pass 1: declarations and content of every file; a skeleton of each for the rest.
     let mut skeletons: Vec<CodeFile> = Vec::with_capacity(sources.len());
+    // The module of each skeleton's file.
+    let mut skeleton_modules: Vec<copies::ModuleKey> = Vec::with_capacity(sources.len());
     let mut knowledge = Knowledge::default();
     // Files a front-end gave up on (over its parse budget): said once, not parsed again.
     let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -1116,18 +1119,36 @@ fn index_code(
             emit::code::write_file(run, w, &mut nodes, f, file_node, module, &text, &file)?;
             knowledge.collect(&file);
             skeletons.push(skeleton(file));
+            skeleton_modules.push(module);
         }
     }
 
     let table = SymbolTable::build(skeletons.iter());
     let dependency_types = dependency_types(run, code.builds, code.dependencies);
     let product_types = resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types);
-    emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &table)?;
+    // What each module declaring its own copy of a name another module declares sees.
+    let copied = copies::by_module(&skeletons, &skeleton_modules);
+    let views: BTreeMap<copies::ModuleKey, copies::ModuleView<'_>> = copied
+        .iter()
+        .map(|(module, files)| {
+            (
+                *module,
+                copies::ModuleView::new(files, &table, &product_types, &knowledge),
+            )
+        })
+        .collect();
+    if !copied.is_empty() {
+        run.stat("modules.with-copied-types", copied.len() as u64);
+    }
+    let table_of = |module: copies::ModuleKey| views.get(&module).map_or(&table, |v| &v.table);
+    emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &skeleton_modules, &table_of)?;
     let service_name = |rel: &str| (code.service_of)(rel).map(|(_, name)| name);
+    let decls = frameworks::types_by_fqn(&skeletons);
     let product = Product {
         table: &table,
         values: frameworks::values::Values {
-            types: frameworks::types_by_fqn(&skeletons),
+            types: &decls,
+            own: HashMap::new(),
             table: &table,
             resolve: code.resolve,
         },
@@ -1138,6 +1159,20 @@ fn index_code(
         config: code.config_index,
         configs: code.configs,
         service_of: &service_name,
+    };
+    let module_products: BTreeMap<copies::ModuleKey, Product<'_>> = views
+        .iter()
+        .map(|(module, v)| {
+            (
+                *module,
+                product.for_module(&v.table, &v.knowledge, v.decls.clone()),
+            )
+        })
+        .collect();
+    // The lookups a file of `module` resolves and is recognised against.
+    let seen_from = |module: copies::ModuleKey| match (views.get(&module), module_products.get(&module)) {
+        (Some(v), Some(p)) => (&v.table, &v.types, p),
+        _ => (&table, &product_types, &product),
     };
 
     // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
@@ -1175,9 +1210,11 @@ fn index_code(
                             parse_code(f, &text)
                         }
                     };
-                    let calls = resolve::resolve_calls_typed(&file, &table, &product_types);
-                    let declared = frameworks::declared(&product, &file);
-                    let called = frameworks::calls(&product, &file, &calls);
+                    let module = (code.service_of)(&f.rel).map(|(id, _)| id);
+                    let (table, types, product) = seen_from(module);
+                    let calls = resolve::resolve_calls_typed(&file, table, types);
+                    let declared = frameworks::declared(product, &file);
+                    let called = frameworks::calls(product, &file, &calls);
                     Some((file, calls, declared, called))
                 })
                 .collect()
@@ -1186,7 +1223,6 @@ fn index_code(
             let targets = Targets {
                 types: &nodes.types,
                 methods: &nodes.methods,
-                duplicated: &nodes.duplicated,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
                 reach: code.reach,
@@ -1213,7 +1249,6 @@ fn index_code(
             let targets = Targets {
                 types: &nodes.types,
                 methods: &nodes.methods,
-                duplicated: &nodes.duplicated,
                 config_keys: code.config_keys,
                 service_of: code.service_of,
                 reach: code.reach,
@@ -1225,7 +1260,6 @@ fn index_code(
     let targets = Targets {
         types: &nodes.types,
         methods: &nodes.methods,
-        duplicated: &nodes.duplicated,
         config_keys: code.config_keys,
         service_of: code.service_of,
         reach: code.reach,

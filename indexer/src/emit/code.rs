@@ -21,16 +21,10 @@ use crate::walk::SourceFile;
 /// The product's Java nodes, for the passes that hang more facts from them.
 #[derive(Default)]
 pub(crate) struct CodeNodes {
-    pub(crate) types: HashMap<String, NodeId>,
-    /// Each method by key; for a key several modules declare, the last one written (see
-    /// `duplicated`).
-    pub(crate) methods: HashMap<MethodKey, NodeId>,
-    /// Methods whose key more than one module of the product declares — the same
-    /// fully-qualified type in two modules: every declaration with its module (the service
-    /// node of its file), so a call is charged to, and lands on, its own module's copy.
-    pub(crate) duplicated: HashMap<MethodKey, Vec<(Option<NodeId>, NodeId)>>,
-    /// The module of each method node, while duplicates may still appear.
-    method_module: HashMap<NodeId, Option<NodeId>>,
+    /// Each type by fqn.
+    pub(crate) types: Declarations<String>,
+    /// Each method by key.
+    pub(crate) methods: Declarations<MethodKey>,
     external_types: HashMap<String, NodeId>,
     external_methods: HashMap<(String, String), NodeId>,
     packages: HashMap<String, NodeId>,
@@ -100,38 +94,73 @@ fn annotation_names(annotations: &[facts::Annotation]) -> String {
         .join(" ")
 }
 
-/// The declarations a method key names as seen from a file of `module`.
-pub(crate) enum MethodIn {
+/// Nodes of the product by a name more than one module may declare — the same
+/// fully-qualified type in two modules: each copy is kept with its module (the service
+/// node of its file), so a fact of a file is charged to, and lands on, its own module's
+/// copy.
+pub(crate) struct Declarations<K> {
+    /// Each name's node; for a name several modules declare, the last one written.
+    last: HashMap<K, NodeId>,
+    /// Names more than one module declares: every declaration with its module.
+    copies: HashMap<K, Vec<(Option<NodeId>, NodeId)>>,
+    /// The module of each node, while copies may still appear.
+    module: HashMap<NodeId, Option<NodeId>>,
+}
+
+impl<K> Default for Declarations<K> {
+    fn default() -> Self {
+        Declarations {
+            last: HashMap::new(),
+            copies: HashMap::new(),
+            module: HashMap::new(),
+        }
+    }
+}
+
+/// The declarations a name names as seen from a file of one module.
+pub(crate) enum Seen {
     One(NodeId),
-    /// Several modules declare it and `module` is none of them: one of these.
+    /// Several modules declare it and the file's module is none of them: one of these.
     Several(Vec<NodeId>),
     Missing,
 }
 
-/// `key` as seen from `module` (see [`MethodIn`]).
-pub(crate) fn method_in(
-    methods: &HashMap<MethodKey, NodeId>,
-    duplicated: &HashMap<MethodKey, Vec<(Option<NodeId>, NodeId)>>,
-    key: &MethodKey,
-    module: Option<NodeId>,
-) -> MethodIn {
-    match duplicated.get(key) {
-        Some(copies) => match copies.iter().find(|(m, _)| *m == module) {
-            Some((_, id)) => MethodIn::One(*id),
-            None => MethodIn::Several(copies.iter().map(|(_, id)| *id).collect()),
-        },
-        None => methods
-            .get(key)
-            .map_or(MethodIn::Missing, |&id| MethodIn::One(id)),
+impl<K: std::hash::Hash + Eq + Clone> Declarations<K> {
+    /// Records node `id`, declared under `key` in `module`.
+    fn insert(&mut self, key: K, id: NodeId, module: Option<NodeId>) {
+        self.module.insert(id, module);
+        if let Some(&earlier) = self.last.get(&key) {
+            let earlier_module = self.module.get(&earlier).copied().flatten();
+            if earlier_module != module {
+                let copies = self
+                    .copies
+                    .entry(key.clone())
+                    .or_insert_with(|| vec![(earlier_module, earlier)]);
+                if !copies.iter().any(|(m, _)| *m == module) {
+                    copies.push((module, id));
+                }
+            }
+        }
+        self.last.insert(key, id);
     }
-}
 
-impl CodeNodes {
-    /// The method `key` of a file of `module`: its own module's copy of a duplicated key.
-    pub(crate) fn own_method(&self, key: &MethodKey, module: Option<NodeId>) -> Option<NodeId> {
-        match method_in(&self.methods, &self.duplicated, key, module) {
-            MethodIn::One(id) => Some(id),
-            MethodIn::Several(_) | MethodIn::Missing => self.methods.get(key).copied(),
+    /// `key` as seen from a file of `module` (see [`Seen`]).
+    pub(crate) fn seen_from(&self, key: &K, module: Option<NodeId>) -> Seen {
+        match self.copies.get(key) {
+            Some(copies) => match copies.iter().find(|(m, _)| *m == module) {
+                Some((_, id)) => Seen::One(*id),
+                None => Seen::Several(copies.iter().map(|(_, id)| *id).collect()),
+            },
+            None => self.last.get(key).map_or(Seen::Missing, |&id| Seen::One(id)),
+        }
+    }
+
+    /// `key` as a file of `module` names it: its own module's copy of a name several
+    /// modules declare, else the one written last.
+    pub(crate) fn own(&self, key: &K, module: Option<NodeId>) -> Option<NodeId> {
+        match self.seen_from(key, module) {
+            Seen::One(id) => Some(id),
+            Seen::Several(_) | Seen::Missing => self.last.get(key).copied(),
         }
     }
 }
@@ -199,8 +228,8 @@ pub(crate) fn write_file(
         if !t.anonymous {
             w.add_anchor(id, &keys::java_type_simple(&t.name))?;
         }
-        match t.outer.as_ref().and_then(|o| nodes.types.get(o)) {
-            Some(&outer) => w.add_edge(outer, EdgeKind::Contains, id)?,
+        match t.outer.as_ref().and_then(|o| nodes.types.own(o, module)) {
+            Some(outer) => w.add_edge(outer, EdgeKind::Contains, id)?,
             None => {
                 if let Some(file_node) = file_node {
                     w.add_edge(file_node, EdgeKind::Contains, id)?;
@@ -210,7 +239,7 @@ pub(crate) fn write_file(
                 }
             }
         }
-        nodes.types.insert(t.fqn.clone(), id);
+        nodes.types.insert(t.fqn.clone(), id, module);
 
         for field in &t.fields {
             let mut flags = base_flags;
@@ -271,21 +300,7 @@ pub(crate) fn write_file(
                     w.add_anchor(mid, &keys::java_method_simple(&format!("{}.{}", t.name, m.name)))?;
                 }
             }
-            let key = MethodKey::of(t, m);
-            nodes.method_module.insert(mid, module);
-            if let Some(&earlier) = nodes.methods.get(&key) {
-                let earlier_module = nodes.method_module.get(&earlier).copied().flatten();
-                if earlier_module != module {
-                    let copies = nodes
-                        .duplicated
-                        .entry(key.clone())
-                        .or_insert_with(|| vec![(earlier_module, earlier)]);
-                    if !copies.iter().any(|(m, _)| *m == module) {
-                        copies.push((module, mid));
-                    }
-                }
-            }
-            nodes.methods.insert(key, mid);
+            nodes.methods.insert(MethodKey::of(t, m), mid, module);
         }
     }
     run.stat(&format!("{}.files", file.language.as_str()), 1);
@@ -335,81 +350,102 @@ fn external_method(
     Ok(id)
 }
 
+/// The node of type `fqn` as a file of `module` names it: the product's (its own
+/// module's copy of a name several declare), else an external one.
 fn type_node(
     run: &mut Run,
     w: &mut ProductWriter,
     nodes: &mut CodeNodes,
     fqn: &str,
+    module: Option<NodeId>,
 ) -> Result<NodeId, IndexError> {
-    match nodes.types.get(fqn) {
-        Some(&id) => Ok(id),
+    match nodes.types.own(&fqn.to_string(), module) {
+        Some(id) => Ok(id),
         None => external_type(run, w, nodes, fqn),
     }
 }
 
 /// Extends and Implements between types; Overrides and Implements between methods.
-pub(crate) fn write_hierarchy(
+pub(crate) fn write_hierarchy<'t>(
     run: &mut Run,
     w: &mut ProductWriter,
     nodes: &mut CodeNodes,
     facts: &[CodeFile],
+    modules: &[Option<NodeId>],
+    table_of: &dyn Fn(Option<NodeId>) -> &'t SymbolTable,
+) -> Result<(), IndexError> {
+    for (file, &module) in facts.iter().zip(modules) {
+        // The file's module's view: its copies' supertypes are its own.
+        let table = table_of(module);
+        for t in &file.types {
+            write_supertypes(run, w, nodes, t, module, table)?;
+        }
+    }
+    Ok(())
+}
+
+/// Extends and Implements of type `t` of a file of `module`, and of its methods.
+fn write_supertypes(
+    run: &mut Run,
+    w: &mut ProductWriter,
+    nodes: &mut CodeNodes,
+    t: &facts::TypeDecl,
+    module: Option<NodeId>,
     table: &SymbolTable,
 ) -> Result<(), IndexError> {
-    for t in facts.iter().flat_map(|f| &f.types) {
-        let Some(info) = table.get(&t.fqn) else {
+    let Some(info) = table.get(&t.fqn) else {
+        return Ok(());
+    };
+    let Some(id) = nodes.types.own(&t.fqn, module) else {
+        return Ok(());
+    };
+    if let Some(sup) = &info.superclass {
+        let to = type_node(run, w, nodes, sup, module)?;
+        w.add_edge(id, EdgeKind::Extends, to)?;
+    }
+    for iface in &info.interfaces {
+        let to = type_node(run, w, nodes, iface, module)?;
+        let kind = if t.kind == TypeKind::Interface {
+            EdgeKind::Extends
+        } else {
+            EdgeKind::Implements
+        };
+        w.add_edge(id, kind, to)?;
+    }
+    // Every internal ancestor, nearest first.
+    let mut ancestors: Vec<String> = Vec::new();
+    let mut queue: Vec<String> = info.superclass.iter().chain(&info.interfaces).cloned().collect();
+    while let Some(a) = queue.pop() {
+        if ancestors.contains(&a) || ancestors.len() > 64 {
+            continue;
+        }
+        if let Some(ai) = table.get(&a) {
+            queue.extend(ai.superclass.iter().chain(&ai.interfaces).cloned());
+        }
+        ancestors.push(a);
+    }
+    for m in t
+        .methods
+        .iter()
+        .filter(|m| m.name != "<init>" && !m.modifiers.iter().any(|x| x == "static"))
+    {
+        let key = MethodKey::of(t, m);
+        let Some(mid) = nodes.methods.own(&key, module) else {
             continue;
         };
-        let Some(&id) = nodes.types.get(&t.fqn) else {
-            continue;
-        };
-        if let Some(sup) = &info.superclass {
-            let to = type_node(run, w, nodes, sup)?;
-            w.add_edge(id, EdgeKind::Extends, to)?;
-        }
-        for iface in &info.interfaces {
-            let to = type_node(run, w, nodes, iface)?;
-            let kind = if t.kind == TypeKind::Interface {
-                EdgeKind::Extends
-            } else {
-                EdgeKind::Implements
+        for a in &ancestors {
+            let parent = MethodKey {
+                type_fqn: a.clone(),
+                ..key.clone()
             };
-            w.add_edge(id, kind, to)?;
-        }
-        // Every internal ancestor, nearest first.
-        let mut ancestors: Vec<String> = Vec::new();
-        let mut queue: Vec<String> = info.superclass.iter().chain(&info.interfaces).cloned().collect();
-        while let Some(a) = queue.pop() {
-            if ancestors.contains(&a) || ancestors.len() > 64 {
-                continue;
-            }
-            if let Some(ai) = table.get(&a) {
-                queue.extend(ai.superclass.iter().chain(&ai.interfaces).cloned());
-            }
-            ancestors.push(a);
-        }
-        for m in t
-            .methods
-            .iter()
-            .filter(|m| m.name != "<init>" && !m.modifiers.iter().any(|x| x == "static"))
-        {
-            let key = MethodKey::of(t, m);
-            let Some(&mid) = nodes.methods.get(&key) else {
-                continue;
-            };
-            for a in &ancestors {
-                let parent = MethodKey {
-                    type_fqn: a.clone(),
-                    ..key.clone()
+            if let Some(pid) = nodes.methods.own(&parent, module) {
+                let is_interface = table.get(a).is_some_and(|ai| ai.kind == TypeKind::Interface);
+                let kind = if is_interface {
+                    EdgeKind::Implements
+                } else {
+                    EdgeKind::Overrides
                 };
-                if let Some(&pid) = nodes.methods.get(&parent) {
-                    let is_interface = table.get(a).is_some_and(|ai| ai.kind == TypeKind::Interface);
-                    let kind = if is_interface {
-                        EdgeKind::Implements
-                    } else {
-                        EdgeKind::Overrides
-                    };
-                    w.add_edge(mid, kind, pid)?;
-                }
+                w.add_edge(mid, kind, pid)?;
             }
         }
     }
@@ -451,20 +487,20 @@ pub(crate) fn write_calls(
     let mut unresolved = 0u64;
     let mut first_unresolved: Option<(usize, String)> = None;
     for call in calls {
-        let Some(caller) = nodes.own_method(&call.caller, module) else {
+        let Some(caller) = nodes.methods.own(&call.caller, module) else {
             continue;
         };
         let target = match &call.target {
-            Target::Internal(key) => match method_in(&nodes.methods, &nodes.duplicated, key, module) {
-                MethodIn::One(t) => Some(t),
+            Target::Internal(key) => match nodes.methods.seen_from(key, module) {
+                Seen::One(t) => Some(t),
                 // The type is declared in several other modules: one of their copies.
-                MethodIn::Several(copies) => {
+                Seen::Several(copies) => {
                     run.stat("calls.ambiguous", 1);
                     run.stat("calls.ambiguous-module", 1);
                     edge_to_each(&mut edges, caller, &copies, call.line);
                     None
                 }
-                MethodIn::Missing => {
+                Seen::Missing => {
                     unresolved += 1;
                     None
                 }
@@ -481,7 +517,7 @@ pub(crate) fn write_calls(
                 None
             }
             Target::Ambiguous(keys) => {
-                let found: Vec<NodeId> = keys.iter().filter_map(|k| nodes.own_method(k, module)).collect();
+                let found: Vec<NodeId> = keys.iter().filter_map(|k| nodes.methods.own(k, module)).collect();
                 if found.len() < 2 {
                     unresolved += 1;
                     if first_unresolved.is_none() {

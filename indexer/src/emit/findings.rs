@@ -16,13 +16,14 @@
 //! each (owner, table, access) and (owner, key) is written once with all its lines, and
 //! what a batch could not determine is one warning naming the file.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use semgraph_storage::{
     keys, ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
 };
 
 use super::Run;
+use crate::emit::code::Declarations;
 use crate::error::IndexError;
 use crate::frameworks::{Finding, Findings, Flow, Forward, GatewayRoute, Owner, RouteSource};
 use crate::lang::sql::Access;
@@ -30,10 +31,8 @@ use crate::resolve::MethodKey;
 
 /// The nodes findings refer to.
 pub(crate) struct Targets<'a> {
-    pub(crate) types: &'a HashMap<String, NodeId>,
-    pub(crate) methods: &'a HashMap<MethodKey, NodeId>,
-    /// Method keys several modules declare, each declaration with its module.
-    pub(crate) duplicated: &'a HashMap<MethodKey, Vec<(Option<NodeId>, NodeId)>>,
+    pub(crate) types: &'a Declarations<String>,
+    pub(crate) methods: &'a Declarations<MethodKey>,
     /// The node of each config key, in the order of the product's `ConfigIndex`.
     pub(crate) config_keys: &'a [NodeId],
     /// The service (node and name) a file belongs to.
@@ -74,20 +73,18 @@ fn under(base: Option<&str>, path: &str) -> String {
 }
 
 impl Targets<'_> {
+    /// What `owner` names as a file of `module` names it: its own module's copy when
+    /// several modules declare the name.
     fn owner(&self, owner: &Owner, module: Option<NodeId>) -> Option<NodeId> {
         match owner {
-            Owner::Type(fqn) => self.types.get(fqn).copied(),
+            Owner::Type(fqn) => self.types.own(fqn, module),
             Owner::Method(key) => self.method(key, module),
         }
     }
 
-    /// Method `key` as a file of `module` names it: its own module's copy when several
-    /// modules declare the key.
+    /// Method `key` as a file of `module` names it.
     fn method(&self, key: &MethodKey, module: Option<NodeId>) -> Option<NodeId> {
-        match crate::emit::code::method_in(self.methods, self.duplicated, key, module) {
-            crate::emit::code::MethodIn::One(id) => Some(id),
-            _ => self.methods.get(key).copied(),
-        }
+        self.methods.own(key, module)
     }
 }
 
@@ -293,7 +290,7 @@ pub(crate) fn write(
                 touches.first_unparsed.get_or_insert(line);
             }
             Finding::EntityTable(e) => {
-                let Some(&node) = targets.types.get(&e.entity) else {
+                let Some(node) = targets.types.own(&e.entity, module) else {
                     continue;
                 };
                 let attrs = EdgeAttrs {

@@ -97,7 +97,7 @@ struct Relation {
 }
 
 /// The product's JPA entities (and Spring Data JDBC/R2DBC `@Table` types), by fqn.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Entities {
     entities: HashMap<String, Entity>,
     /// JPA entity name (`@Entity(name)` or the simple class name) → fqns.
@@ -148,6 +148,14 @@ fn element_type(ty: &str) -> String {
 
 impl Entities {
     /// Gathers the entities `file` declares.
+    /// Forgets what was gathered of type `fqn` (before gathering another copy of it).
+    pub(crate) fn forget(&mut self, fqn: &str) {
+        self.entities.remove(fqn);
+        for named in self.entity_names.values_mut() {
+            named.retain(|n| n != fqn);
+        }
+    }
+
     pub(crate) fn collect(&mut self, file: &CodeFile) {
         for t in &file.types {
             let entity = annotation(&t.annotations, "Entity");
@@ -205,7 +213,10 @@ impl Entities {
                         })
                     })
                     .collect();
-                self.entity_names.entry(name).or_default().push(t.fqn.clone());
+                let named = self.entity_names.entry(name).or_default();
+                if !named.contains(&t.fqn) {
+                    named.push(t.fqn.clone());
+                }
                 self.entities.insert(
                     t.fqn.clone(),
                     Entity {

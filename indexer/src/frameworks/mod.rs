@@ -136,6 +136,28 @@ impl<'a> Product<'a> {
     pub(crate) fn type_decl(&self, fqn: &str) -> Option<&'a TypeDecl> {
         self.values.type_decl(fqn)
     }
+
+    /// The product as the files of a module with its own copies of names other modules
+    /// declare too see it: `table` and `knowledge` are the module's views, `own` the
+    /// skeletons of its copies.
+    pub(crate) fn for_module(
+        &self,
+        table: &'a SymbolTable,
+        knowledge: &'a Knowledge,
+        own: HashMap<&'a str, &'a TypeDecl>,
+    ) -> Product<'a> {
+        Product {
+            table,
+            values: values::Values {
+                types: self.values.types,
+                own,
+                table,
+                resolve: self.values.resolve,
+            },
+            knowledge,
+            ..*self
+        }
+    }
 }
 
 /// Knowledge of the product gathered from every file's skeleton before recognising any.
@@ -158,6 +180,30 @@ impl Knowledge {
         self.repositories.collect(file);
         self.advice.collect(file);
         self.mappers.collect(file);
+    }
+
+    /// What the files of one module know: `files` are that module's files declaring names
+    /// other modules declare too, and their copies replace what was gathered of those
+    /// names (the entity a copy maps, the supertypes a copy names). Advice is kept as
+    /// gathered: it is told apart by the file that declares it.
+    pub(crate) fn for_module(&self, files: &[&CodeFile]) -> Knowledge {
+        let mut view = Knowledge {
+            entities: self.entities.clone(),
+            repositories: self.repositories.clone(),
+            advice: self.advice.clone(),
+            mappers: self.mappers.clone(),
+        };
+        for t in files.iter().flat_map(|f| &f.types) {
+            view.entities.forget(&t.fqn);
+            view.repositories.forget(&t.fqn);
+            view.mappers.forget(&t.fqn);
+        }
+        for file in files {
+            view.entities.collect(file);
+            view.repositories.collect(file);
+            view.mappers.collect(file);
+        }
+        view
     }
 }
 
@@ -488,7 +534,8 @@ pub(crate) fn endpoints_of_file(file: &CodeFile) -> Vec<Endpoint> {
     let product = Product {
         table: &table,
         values: values::Values {
-            types: types_by_fqn(skeletons),
+            types: &types_by_fqn(skeletons),
+            own: Default::default(),
             table: &table,
             resolve: &resolve,
         },

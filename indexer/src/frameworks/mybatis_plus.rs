@@ -152,7 +152,7 @@ fn access_of(method: &str) -> Option<Access> {
 }
 
 /// Types of the product whose supertypes may lead to MyBatis-Plus's bases.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Mappers {
     types: HashMap<String, Vec<SuperRef>>,
     /// The entity of every mapper and service, computed on first use.
@@ -160,6 +160,13 @@ pub(crate) struct Mappers {
 }
 
 impl Mappers {
+    /// Forgets what was gathered of type `fqn` (before gathering another copy of it); the
+    /// entities computed so far are computed again.
+    pub(crate) fn forget(&mut self, fqn: &str) {
+        self.types.remove(fqn);
+        self.entities = OnceLock::new();
+    }
+
     /// Gathers the supertypes of the types `file` declares.
     pub(crate) fn collect(&mut self, file: &CodeFile) {
         for t in &file.types {

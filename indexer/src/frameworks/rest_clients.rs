@@ -662,11 +662,12 @@ mod tests {
             out
         };
         let values = Values {
-            types: facts
+            types: &facts
                 .iter()
                 .flat_map(|f| &f.types)
                 .map(|t| (t.fqn.as_str(), t))
                 .collect(),
+            own: Default::default(),
             table: &table,
             resolve: &resolve,
         };

@@ -94,12 +94,17 @@ struct RepoDecl {
 }
 
 /// Interfaces of the product that may be repositories, by fqn.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Repositories {
     repositories: HashMap<String, RepoDecl>,
 }
 
 impl Repositories {
+    /// Forgets what was gathered of type `fqn` (before gathering another copy of it).
+    pub(crate) fn forget(&mut self, fqn: &str) {
+        self.repositories.remove(fqn);
+    }
+
     /// Gathers the interfaces `file` declares that may be repositories.
     pub(crate) fn collect(&mut self, file: &CodeFile) {
         for t in &file.types {

@@ -25,12 +25,12 @@ const VERBS: &[(&str, &str)] = &[
 ];
 
 /// The `@ModelAttribute` methods of the product's `@ControllerAdvice` classes.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Advice {
     advices: Vec<AdviceDecl>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct AdviceDecl {
     /// The file it is declared in, whose service it advises.
     file: String,

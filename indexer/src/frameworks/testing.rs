@@ -93,7 +93,8 @@ pub(crate) fn findings(fixture: &str) -> String {
     let product = Product {
         table: &table,
         values: super::values::Values {
-            types: super::types_by_fqn(&code),
+            types: &super::types_by_fqn(&code),
+            own: Default::default(),
             table: &table,
             resolve: &resolve,
         },

@@ -26,7 +26,9 @@ const MAX_DEPTH: usize = 24;
 
 /// The product's Java facts and configuration, for evaluating names.
 pub(crate) struct Values<'a> {
-    pub(crate) types: HashMap<&'a str, &'a TypeDecl>,
+    pub(crate) types: &'a HashMap<&'a str, &'a TypeDecl>,
+    /// One module's own copies of names other modules declare too, above `types`.
+    pub(crate) own: HashMap<&'a str, &'a TypeDecl>,
     pub(crate) table: &'a SymbolTable,
     pub(crate) resolve: &'a (dyn Fn(&str, &str) -> String + Sync),
 }
@@ -53,7 +55,7 @@ pub(crate) fn value_binding(annotations: &[Annotation]) -> Option<String> {
 
 impl<'a> Values<'a> {
     pub(crate) fn type_decl(&self, fqn: &str) -> Option<&'a TypeDecl> {
-        self.types.get(fqn).copied()
+        self.own.get(fqn).or_else(|| self.types.get(fqn)).copied()
     }
 
     /// The type `t` and its enclosing types, innermost first, then its internal superclasses.

@@ -498,7 +498,11 @@ fn each_copy_of_a_type_has_its_own_supertypes_overrides_and_tables() {
             .filter(|n| n.fqn.as_deref() == Some(object.as_str()))
             .map(module_of)
             .collect();
-        assert_eq!(modules, vec![module.clone()], "{subject} ({module}) {fact} {object}");
+        assert_eq!(
+            modules,
+            vec![module.clone()],
+            "{subject} ({module}) {fact} {object}"
+        );
     }
     // The users module's `Clock` extends nothing of the product.
     let users_clock: Vec<Node> = load(&snap, &snap.find_by_fqn("com.shop.shared.Clock").expect("lookup"))
@@ -510,5 +514,9 @@ fn each_copy_of_a_type_has_its_own_supertypes_overrides_and_tables() {
         .adjacency()
         .neighbors(users_clock[0].id, Direction::Out, EdgeKind::Extends)
         .collect();
-    assert!(extends.is_empty(), "users' Clock extends {:?}", load(&snap, &extends));
+    assert!(
+        extends.is_empty(),
+        "users' Clock extends {:?}",
+        load(&snap, &extends)
+    );
 }

@@ -8,13 +8,15 @@
 //! then by known argument types. Anything left open is `Target::Unresolved` with a reason
 //! — an edge that may be wrong is worse than a missing one.
 
+use std::sync::Arc;
+
 use super::symbols::MethodInfo;
 use super::symbols::{is_primitive, SymbolTable, TypeRef};
 use super::typed::{Typer, Val};
 use super::types::{Names, ProductModel};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
-use crate::typemodel::model::{FoundMethod, Layered, TypeModel};
+use crate::typemodel::model::{self as tm, FoundMethod, Layered, TypeModel, TypeSource};
 use crate::typemodel::ty::Ty;
 
 /// Methods that pass the elements of their receiver to a one-parameter lambda.
@@ -111,11 +113,14 @@ const JDK_VALUE_TYPES: &[&str] = &[
 
 /// The product's types as the type model holds them, built once per product: what the
 /// resolver asks, with its dependencies' types and the JDK beneath, about receivers,
-/// returns and overloads.
+/// returns and overloads. [`ProductTypes::for_module`] lays one module's own copies of
+/// names other modules declare too over the shared part, which is built once.
 pub(crate) struct ProductTypes {
-    model: ProductModel,
+    model: Arc<ProductModel>,
     /// The types of the jars the product's builds declare (or its classpath lists).
-    dependencies: TypeModel,
+    dependencies: Arc<TypeModel>,
+    /// A module's own copies, above `model`.
+    own: Option<ProductModel>,
 }
 
 impl ProductTypes {
@@ -137,7 +142,40 @@ impl ProductTypes {
     ) -> ProductTypes {
         let beneath = Layered::new(vec![&dependencies, crate::typemodel::jdk::jdk()]);
         let model = ProductModel::build(files, table, &beneath);
-        ProductTypes { model, dependencies }
+        ProductTypes {
+            model: Arc::new(model),
+            dependencies: Arc::new(dependencies),
+            own: None,
+        }
+    }
+
+    /// The types as the files of one module see them: `files` are that module's files
+    /// declaring names other modules declare too, `table` the module's view of the symbol
+    /// table ([`SymbolTable::for_module`]).
+    pub(crate) fn for_module<'a>(
+        &self,
+        files: impl IntoIterator<Item = &'a CodeFile>,
+        table: &SymbolTable,
+    ) -> ProductTypes {
+        let beneath = Layered::new(vec![&*self.dependencies, crate::typemodel::jdk::jdk()]);
+        ProductTypes {
+            model: Arc::clone(&self.model),
+            dependencies: Arc::clone(&self.dependencies),
+            own: Some(ProductModel::build(files, table, &beneath)),
+        }
+    }
+
+    /// The graph's parameter spelling of method `m` of product type `declaring`.
+    fn key_params(&self, declaring: &tm::TypeInfo, m: &tm::MethodInfo) -> Option<&[String]> {
+        match &self.own {
+            Some(own) if own.declares(&declaring.binary) => own.key_params(declaring, m),
+            _ => self.model.key_params(declaring, m),
+        }
+    }
+
+    /// Whether `binary` is a product type.
+    fn declares(&self, binary: &str) -> bool {
+        self.own.as_ref().is_some_and(|o| o.declares(binary)) || self.model.declares(binary)
     }
 }
 
@@ -154,11 +192,16 @@ pub(crate) fn resolve_calls_typed(
     table: &SymbolTable,
     product: &ProductTypes,
 ) -> Vec<ResolvedCall> {
-    let layered = Layered::new(vec![
-        &product.model.model,
-        &product.dependencies,
+    let mut layers: Vec<&dyn TypeSource> = Vec::with_capacity(4);
+    if let Some(own) = &product.own {
+        layers.push(&own.model);
+    }
+    layers.extend([
+        &product.model.model as &dyn TypeSource,
+        &*product.dependencies,
         crate::typemodel::jdk::jdk(),
     ]);
+    let layered = Layered::new(layers);
     let mut out = Vec::new();
     for t in &file.types {
         for m in &t.methods {
@@ -179,7 +222,7 @@ pub(crate) fn resolve_calls_typed(
                 type_fqn: &t.fqn,
                 method: m,
                 typer: Typer::new(names, &layered, &t.fqn, m),
-                product: &product.model,
+                product,
             };
             for (index, site) in m.calls.iter().enumerate() {
                 if site.kind == CallKind::Constructor && scope.typer.names_interface(&site.name) {
@@ -217,7 +260,7 @@ struct Scope<'a> {
     type_fqn: &'a str,
     method: &'a MethodDecl,
     typer: Typer<'a>,
-    product: &'a ProductModel,
+    product: &'a ProductTypes,
 }
 
 /// Most candidates an ambiguous call lists; beyond, it is unresolved.

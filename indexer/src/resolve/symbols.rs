@@ -117,9 +117,23 @@ pub(crate) struct TypeInfo {
     implements_written: Vec<String>,
 }
 
-/// Every type of one product.
+/// Every type of one product, as the files of one module see them.
+///
+/// A product may declare one fully-qualified name in two modules (a class copied into
+/// each service). The table built from all files holds one copy of each name;
+/// [`SymbolTable::for_module`] lays a module's own copies over it, so that module's files
+/// bind names to the copy they compile against. The shared part is built once and
+/// reference-counted: a module's view costs only its own copies.
 #[derive(Debug, Default)]
 pub(crate) struct SymbolTable {
+    shared: Arc<SharedTypes>,
+    /// This view's module's copies of names other modules declare too; they hide the
+    /// shared copy of the same name.
+    own: HashMap<String, TypeInfo>,
+}
+
+#[derive(Debug, Default)]
+struct SharedTypes {
     types: HashMap<String, TypeInfo>,
     /// `(package, simple name)` → fqn of top-level types.
     by_package: HashMap<(String, String), String>,
@@ -149,165 +163,217 @@ fn method_info(m: &MethodDecl) -> MethodInfo {
     }
 }
 
+/// The import context of `file`.
+fn import_ctx(file: &CodeFile) -> ImportCtx {
+    let mut ctx = ImportCtx {
+        package: file.package.clone(),
+        ..ImportCtx::default()
+    };
+    for imp in &file.imports {
+        match (imp.is_static, imp.wildcard) {
+            (false, false) => {
+                let bound = imp.alias.clone().unwrap_or_else(|| simple_name(&imp.path));
+                ctx.single.insert(bound, imp.path.clone());
+            }
+            (false, true) => ctx.wildcards.push(imp.path.clone()),
+            (true, false) => {
+                if let Some((ty, member)) = imp.path.rsplit_once('.') {
+                    ctx.static_single.insert(member.to_string(), ty.to_string());
+                }
+            }
+            (true, true) => ctx.static_wildcards.push(imp.path.clone()),
+        }
+    }
+    ctx
+}
+
+/// The types `file` declares, as the resolver needs them (supertypes not yet bound).
+fn type_infos(file: &CodeFile) -> impl Iterator<Item = TypeInfo> + '_ {
+    let ctx = Arc::new(import_ctx(file));
+    file.types.iter().map(move |t| {
+        let mut methods: Vec<MethodInfo> = t.methods.iter().map(method_info).collect();
+        if t.kind == TypeKind::Class && !t.anonymous && !t.methods.iter().any(|m| m.name == "<init>") {
+            // The implicit default constructor.
+            methods.push(MethodInfo {
+                name: "<init>".into(),
+                params: Vec::new(),
+                varargs: false,
+                return_type: None,
+                is_static: false,
+                param_names: Vec::new(),
+                defaults: Vec::new(),
+                #[cfg(test)]
+                implicit: false,
+            });
+        }
+        let mut fields: HashMap<String, String> =
+            t.fields.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
+        for c in &t.enum_constants {
+            fields.insert(c.clone(), t.name.clone());
+        }
+        TypeInfo {
+            fqn: t.fqn.clone(),
+            kind: t.kind,
+            outer: t.outer.clone(),
+            type_params: t.type_params.clone(),
+            superclass: None,
+            interfaces: Vec::new(),
+            methods,
+            fields,
+            nested: HashMap::new(),
+            ctx: Arc::clone(&ctx),
+            extends_written: t.extends.clone(),
+            implements_written: t.implements.clone(),
+        }
+    })
+}
+
+/// Records each member type of `types` in its outer type's `nested`.
+fn link_members(types: &mut HashMap<String, TypeInfo>) {
+    let pairs: Vec<(String, String)> = types
+        .values()
+        .filter_map(|t| {
+            let outer = t.outer.clone()?;
+            let simple = t.fqn.strip_prefix(&format!("{outer}."))?.to_string();
+            Some((outer, simple))
+        })
+        .collect();
+    for (outer, simple) in pairs {
+        let fqn = format!("{outer}.{simple}");
+        if let Some(o) = types.get_mut(&outer) {
+            o.nested.insert(simple, fqn);
+        }
+    }
+}
+
 impl SymbolTable {
     /// Builds the table from all files of one product.
     pub(crate) fn build<'a>(files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
-        let mut table = SymbolTable::default();
+        let mut shared = SharedTypes::default();
         for file in files {
-            let mut ctx = ImportCtx {
-                package: file.package.clone(),
-                ..ImportCtx::default()
-            };
-            for imp in &file.imports {
-                match (imp.is_static, imp.wildcard) {
-                    (false, false) => {
-                        let bound = imp.alias.clone().unwrap_or_else(|| simple_name(&imp.path));
-                        ctx.single.insert(bound, imp.path.clone());
-                    }
-                    (false, true) => ctx.wildcards.push(imp.path.clone()),
-                    (true, false) => {
-                        if let Some((ty, member)) = imp.path.rsplit_once('.') {
-                            ctx.static_single.insert(member.to_string(), ty.to_string());
-                        }
-                    }
-                    (true, true) => ctx.static_wildcards.push(imp.path.clone()),
-                }
-            }
-            let ctx = Arc::new(ctx);
             if let Some(facade) = &file.facade {
-                table
+                shared
                     .facades
                     .entry(file.package.clone())
                     .or_default()
                     .push(facade.clone());
             }
-            for t in &file.types {
-                if t.outer.is_none() {
-                    table
-                        .by_package
-                        .insert((file.package.clone(), t.name.clone()), t.fqn.clone());
-                }
-                let mut methods: Vec<MethodInfo> = t.methods.iter().map(method_info).collect();
-                if t.kind == TypeKind::Class && !t.anonymous && !t.methods.iter().any(|m| m.name == "<init>")
-                {
-                    // The implicit default constructor.
-                    methods.push(MethodInfo {
-                        name: "<init>".into(),
-                        params: Vec::new(),
-                        varargs: false,
-                        return_type: None,
-                        is_static: false,
-                        param_names: Vec::new(),
-                        defaults: Vec::new(),
-                        #[cfg(test)]
-                        implicit: false,
-                    });
-                }
-                let mut fields: HashMap<String, String> =
-                    t.fields.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
-                for c in &t.enum_constants {
-                    fields.insert(c.clone(), t.name.clone());
-                }
-                table.types.insert(
-                    t.fqn.clone(),
-                    TypeInfo {
-                        fqn: t.fqn.clone(),
-                        kind: t.kind,
-                        outer: t.outer.clone(),
-                        type_params: t.type_params.clone(),
-                        superclass: None,
-                        interfaces: Vec::new(),
-                        methods,
-                        fields,
-                        nested: HashMap::new(),
-                        ctx: Arc::clone(&ctx),
-                        extends_written: t.extends.clone(),
-                        implements_written: t.implements.clone(),
-                    },
-                );
+            for t in file.types.iter().filter(|t| t.outer.is_none()) {
+                shared
+                    .by_package
+                    .insert((file.package.clone(), t.name.clone()), t.fqn.clone());
+            }
+            for info in type_infos(file) {
+                shared.types.insert(info.fqn.clone(), info);
             }
         }
         // Member types, then supertypes (which may name member types).
-        let pairs: Vec<(String, String)> = table
-            .types
-            .values()
-            .filter_map(|t| {
-                let outer = t.outer.clone()?;
-                let simple = t.fqn.strip_prefix(&format!("{outer}."))?.to_string();
-                Some((outer, simple))
-            })
-            .collect();
-        for (outer, simple) in pairs {
-            let fqn = format!("{outer}.{simple}");
-            if let Some(o) = table.types.get_mut(&outer) {
-                o.nested.insert(simple, fqn);
+        link_members(&mut shared.types);
+        let mut table = SymbolTable {
+            shared: Arc::new(shared),
+            own: HashMap::new(),
+        };
+        let fqns: Vec<String> = table.shared.types.keys().cloned().collect();
+        table.link_all(&fqns, |t| Arc::get_mut(&mut t.shared).map(|s| &mut s.types));
+        table
+    }
+
+    /// The table as the files of one module see it: `files` are that module's files
+    /// declaring names another module of the product declares too, and their types hide
+    /// the shared copies of those names.
+    pub(crate) fn for_module<'a>(&self, files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
+        let mut own: HashMap<String, TypeInfo> = HashMap::new();
+        for file in files {
+            for info in type_infos(file) {
+                own.insert(info.fqn.clone(), info);
             }
         }
-        let fqns: Vec<String> = table.types.keys().cloned().collect();
+        link_members(&mut own);
+        let mut table = SymbolTable {
+            shared: Arc::clone(&self.shared),
+            own,
+        };
+        let fqns: Vec<String> = table.own.keys().cloned().collect();
+        table.link_all(&fqns, |t| Some(&mut t.own));
+        table
+    }
+
+    /// Binds the written supertypes of `fqns`, held in the map `held` gives.
+    fn link_all(
+        &mut self,
+        fqns: &[String],
+        held: impl Fn(&mut SymbolTable) -> Option<&mut HashMap<String, TypeInfo>>,
+    ) {
         // A supertype written as a member type inherited from another supertype
         // (`class Builder extends AbstractBuilder<…>` inside a subclass of the type that
         // declares `AbstractBuilder`) binds only once that supertype is linked: link
         // again until nothing changes (a few rounds at most; nesting is shallow).
         for _ in 0..4 {
-            if !table.link_supertypes(&fqns) {
+            let bound: Vec<(String, Option<String>, Vec<String>)> =
+                fqns.iter().filter_map(|fqn| self.supertypes(fqn)).collect();
+            let Some(types) = held(self) else {
+                return;
+            };
+            let mut changed = false;
+            for (fqn, superclass, interfaces) in bound {
+                if let Some(t) = types.get_mut(&fqn) {
+                    if t.superclass != superclass || t.interfaces != interfaces {
+                        changed = true;
+                    }
+                    t.superclass = superclass;
+                    t.interfaces = interfaces;
+                }
+            }
+            if !changed {
                 break;
             }
         }
-        table
     }
 
-    /// Binds every type's written supertypes; whether any binding changed.
-    fn link_supertypes(&mut self, fqns: &[String]) -> bool {
-        let table = self;
-        let mut changed = false;
-        for fqn in fqns {
-            let fqn = fqn.clone();
-            let Some(t) = table.types.get(&fqn) else {
-                continue;
-            };
-            let kind = t.kind;
-            let extends: Vec<Option<TypeRef>> = t
-                .extends_written
-                .iter()
-                .map(|w| table.resolve_type(w, &fqn))
-                .collect();
-            let implements: Vec<Option<TypeRef>> = t
-                .implements_written
-                .iter()
-                .map(|w| table.resolve_type(w, &fqn))
-                .collect();
-            let mut superclass = None;
-            let mut interfaces = Vec::new();
-            for r in extends.into_iter().flatten() {
-                let is_interface = table
-                    .types
-                    .get(&r.fqn)
-                    .is_some_and(|s| s.kind == TypeKind::Interface);
-                if kind == TypeKind::Interface || is_interface {
-                    interfaces.push(r.fqn);
-                } else {
-                    superclass = Some(r.fqn);
-                }
-            }
-            interfaces.extend(implements.into_iter().flatten().map(|r| r.fqn));
-            if let Some(t) = table.types.get_mut(&fqn) {
-                if t.superclass != superclass || t.interfaces != interfaces {
-                    changed = true;
-                }
-                t.superclass = superclass;
-                t.interfaces = interfaces;
+    /// The supertypes type `fqn` writes, bound as far as the table now tells.
+    fn supertypes(&self, fqn: &str) -> Option<(String, Option<String>, Vec<String>)> {
+        let t = self.ty(fqn)?;
+        let extends: Vec<Option<TypeRef>> = t
+            .extends_written
+            .iter()
+            .map(|w| self.resolve_type(w, fqn))
+            .collect();
+        let implements: Vec<Option<TypeRef>> = t
+            .implements_written
+            .iter()
+            .map(|w| self.resolve_type(w, fqn))
+            .collect();
+        let mut superclass = None;
+        let mut interfaces = Vec::new();
+        for r in extends.into_iter().flatten() {
+            let is_interface = self.ty(&r.fqn).is_some_and(|s| s.kind == TypeKind::Interface);
+            if t.kind == TypeKind::Interface || is_interface {
+                interfaces.push(r.fqn);
+            } else {
+                superclass = Some(r.fqn);
             }
         }
-        changed
+        interfaces.extend(implements.into_iter().flatten().map(|r| r.fqn));
+        Some((fqn.to_string(), superclass, interfaces))
+    }
+
+    /// Type `fqn`: this view's own copy, else the shared one.
+    fn ty(&self, fqn: &str) -> Option<&TypeInfo> {
+        self.own.get(fqn).or_else(|| self.shared.types.get(fqn))
+    }
+
+    /// Whether the product declares `fqn`.
+    fn has(&self, fqn: &str) -> bool {
+        self.own.contains_key(fqn) || self.shared.types.contains_key(fqn)
     }
 
     pub(crate) fn get(&self, fqn: &str) -> Option<&TypeInfo> {
-        self.types.get(fqn)
+        self.ty(fqn)
     }
 
     /// The classes holding the top-level functions and properties of `package`.
     pub(crate) fn facades(&self, package: &str) -> &[String] {
-        self.facades.get(package).map_or(&[], Vec::as_slice)
+        self.shared.facades.get(package).map_or(&[], Vec::as_slice)
     }
 
     /// Whether `fqn` declares more than one method (or constructor) called `name`, the
@@ -315,8 +381,7 @@ impl SymbolTable {
     /// not count (`approved()` beside `static approved(String)`).
     #[cfg(test)]
     pub(crate) fn is_overloaded(&self, fqn: &str, name: &str) -> bool {
-        self.types
-            .get(fqn)
+        self.ty(fqn)
             .is_some_and(|t| t.methods.iter().filter(|m| m.name == name && !m.implicit).count() > 1)
     }
 
@@ -358,14 +423,14 @@ impl SymbolTable {
             if seen > 32 {
                 return None;
             }
-            let t = self.types.get(&fqn)?;
+            let t = self.ty(&fqn)?;
             if let Some(n) = t.nested.get(name) {
                 return Some(TypeRef {
                     fqn: n.clone(),
                     internal: true,
                 });
             }
-            cur = t.superclass.clone().filter(|s| self.types.contains_key(s));
+            cur = t.superclass.clone().filter(|s| self.has(s));
         }
         None
     }
@@ -375,7 +440,7 @@ impl SymbolTable {
         if !erased.contains('.') || erased.starts_with(char::is_uppercase) {
             return None;
         }
-        if self.types.contains_key(erased) {
+        if self.has(erased) {
             return Some(TypeRef {
                 fqn: erased.to_string(),
                 internal: true,
@@ -390,7 +455,7 @@ impl SymbolTable {
 
     /// A simple name seen from inside type `from`.
     pub(crate) fn resolve_simple(&self, name: &str, from: &str) -> Option<TypeRef> {
-        let from_type = self.types.get(from)?;
+        let from_type = self.ty(from)?;
         // Type variables of the type and its enclosing types shadow everything.
         let mut cur = Some(from_type);
         let mut hops = 0;
@@ -413,16 +478,20 @@ impl SymbolTable {
             if let Some(r) = self.member_type(&me, name) {
                 return Some(r);
             }
-            cur = t.outer.as_ref().and_then(|o| self.types.get(o));
+            cur = t.outer.as_ref().and_then(|o| self.ty(o));
         }
         let ctx = &from_type.ctx;
         if let Some(fqn) = ctx.single.get(name) {
             return Some(TypeRef {
                 fqn: fqn.clone(),
-                internal: self.types.contains_key(fqn),
+                internal: self.has(fqn),
             });
         }
-        if let Some(fqn) = self.by_package.get(&(ctx.package.clone(), name.to_string())) {
+        if let Some(fqn) = self
+            .shared
+            .by_package
+            .get(&(ctx.package.clone(), name.to_string()))
+        {
             return Some(TypeRef {
                 fqn: fqn.clone(),
                 internal: true,
@@ -432,7 +501,7 @@ impl SymbolTable {
             .wildcards
             .iter()
             .map(|w| format!("{w}.{name}"))
-            .filter(|f| self.types.contains_key(f))
+            .filter(|f| self.has(f))
             .collect();
         if found.len() == 1 {
             return found.pop().map(|fqn| TypeRef { fqn, internal: true });
@@ -462,7 +531,7 @@ impl SymbolTable {
             if !seen.insert(cur.clone()) || seen.len() > 64 {
                 continue;
             }
-            let Some(t) = self.types.get(&cur) else {
+            let Some(t) = self.ty(&cur) else {
                 if external.is_none() {
                     external = Some(cur);
                 }
@@ -491,7 +560,7 @@ impl SymbolTable {
             if !seen.insert(cur.clone()) || seen.len() > 64 {
                 continue;
             }
-            let Some(t) = self.types.get(&cur) else {
+            let Some(t) = self.ty(&cur) else {
                 continue;
             };
             if let Some(ty) = t.fields.get(name) {
@@ -514,7 +583,7 @@ impl SymbolTable {
             if !seen.insert(cur.clone()) || seen.len() > 64 {
                 continue;
             }
-            if let Some(t) = self.types.get(&cur) {
+            if let Some(t) = self.ty(&cur) {
                 stack.extend(t.superclass.iter().cloned());
                 stack.extend(t.interfaces.iter().cloned());
             }

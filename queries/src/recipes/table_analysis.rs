@@ -160,10 +160,18 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 ))
             },
         )?;
-        let entities: Vec<String> = ctx
-            .neighbor_nodes(t.id, Direction::In, EdgeKind::MapsTo)?
+        let mapped = ctx.neighbor_nodes(t.id, Direction::In, EdgeKind::MapsTo)?;
+        // Copies of one entity in several modules are told apart by their files.
+        let entities: Vec<String> = mapped
             .iter()
-            .map(|e| e.display_name().to_string())
+            .map(|e| {
+                let name = e.display_name();
+                let copies = mapped.iter().filter(|o| o.display_name() == name).count();
+                match (&e.file, copies) {
+                    (Some(file), 2..) => format!("{name} ({file})"),
+                    _ => name.to_string(),
+                }
+            })
             .collect();
         let mut objects = objects.into_iter();
         analyses.push(Analysis {

@@ -18,6 +18,7 @@
 //! code (specs, descriptors, mapper files) or joins files.
 
 pub(crate) mod annotations;
+mod by_name;
 pub(crate) mod values;
 
 mod data_rest;

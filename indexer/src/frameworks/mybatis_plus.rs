@@ -23,7 +23,8 @@
 //! `IService` or a product class named `ServiceImpl` is no MyBatis-Plus service. A call that
 //! only stubs or verifies a mock runs no SQL and is skipped.
 
-use std::collections::{HashMap, HashSet};
+use super::by_name::ByName;
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use super::annotations::{arg, find as annotation, short};
@@ -154,7 +155,7 @@ fn access_of(method: &str) -> Option<Access> {
 /// Types of the product whose supertypes may lead to MyBatis-Plus's bases.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Mappers {
-    types: HashMap<String, Vec<SuperRef>>,
+    types: ByName<Vec<SuperRef>>,
     /// The entity of every mapper and service, computed on first use.
     entities: OnceLock<HashSet<String>>,
 }

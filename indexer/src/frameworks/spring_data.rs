@@ -9,7 +9,7 @@
 //!   cascades), from the calling method. A call that only stubs or verifies a mock
 //!   (`when(repo.findById(1L))`, `verify(repo).save(…)`) runs no SQL and is skipped.
 
-use std::collections::HashMap;
+use super::by_name::ByName;
 
 use super::annotations::{arg, find as annotation, has, short};
 use super::jpa::{jpql_uses, qualify, Entities};
@@ -96,7 +96,7 @@ struct RepoDecl {
 /// Interfaces of the product that may be repositories, by fqn.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Repositories {
-    repositories: HashMap<String, RepoDecl>,
+    repositories: ByName<RepoDecl>,
 }
 
 impl Repositories {

@@ -829,8 +829,14 @@ fn dependency_types(run: &mut Run, builds: &[(String, BuildFile)], deps: &Depend
             });
             continue;
         }
+        // A declared dependency with no jar on disk that semgraph bundles a model of.
+        let bundled = Coordinate::parse(&r.coordinate)
+            .and_then(|c| typemodel::libraries::bundled_version(&c.group, &c.artifact));
         let (typed_from, why_not) = match &r.outcome {
             Outcome::Typed { jar, .. } => (Some(jar.display().to_string()), None),
+            Outcome::NotOnDisk { .. } if bundled.is_some() => {
+                (bundled.map(|b| format!("semgraph's bundled model of {b}")), None)
+            }
             Outcome::NotOnDisk { .. } if !deps.local_repositories => (
                 None,
                 Some("not looked for (local_repositories = false)".to_string()),

@@ -149,3 +149,47 @@ fn a_jar_on_the_classpath_types_the_calls_through_its_library() {
         ]
     );
 }
+
+/// A declared test library semgraph bundles a model of types its calls with no jar on
+/// disk, and the report says where its types came from; one it does not bundle stays
+/// untyped, and says why.
+#[test]
+fn a_bundled_test_library_types_calls_without_its_jar_and_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path().join("app");
+    write(
+        &repo.join("pom.xml"),
+        "<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>app</artifactId><version>1</version>\n<dependencies>\n<dependency><groupId>org.assertj</groupId><artifactId>assertj-core</artifactId><version>3.27.3</version><scope>test</scope></dependency>\n<dependency><groupId>org.example</groupId><artifactId>absent</artifactId><version>2.0</version></dependency>\n</dependencies></project>\n",
+    );
+    write(
+        &repo.join("src/test/java/app/NameTest.java"),
+        "package app;\nimport static org.assertj.core.api.Assertions.assertThat;\npublic class NameTest {\n    void trims() {\n        assertThat(\" a \".trim()).isEqualTo(\"a\").hasSize(1);\n    }\n}\n",
+    );
+    let report = index(dir.path(), &repo, Dependencies::sources_only(), "bundled");
+    assert_eq!(stat(&report, "calls.unresolved"), 0, "{:?}", report.warnings);
+    assert!(stat(&report, "calls.external") >= 4, "{:?}", report.stats);
+    let declared: Vec<(&str, Option<&str>, Option<&str>)> = report
+        .dependencies
+        .iter()
+        .map(|d| {
+            (
+                d.coordinate.as_str(),
+                d.typed_from.as_deref(),
+                d.why_not.as_deref(),
+            )
+        })
+        .collect();
+    // The version is the committed model's (`indexer/src/typemodel/libraries.tm`).
+    let bundled = "semgraph's bundled model of org.assertj:assertj-core:3.14.0";
+    assert_eq!(
+        declared,
+        vec![
+            ("org.assertj:assertj-core:3.27.3", Some(bundled), None),
+            (
+                "org.example:absent:2.0",
+                None,
+                Some("not looked for (local_repositories = false)")
+            ),
+        ]
+    );
+}

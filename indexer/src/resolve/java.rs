@@ -140,7 +140,7 @@ impl ProductTypes {
         table: &SymbolTable,
         dependencies: TypeModel,
     ) -> ProductTypes {
-        let beneath = Layered::new(vec![&dependencies, crate::typemodel::jdk::jdk()]);
+        let beneath = Layered::new(beneath_product(&dependencies));
         let model = ProductModel::build(files, table, &beneath);
         ProductTypes {
             model: Arc::new(model),
@@ -157,7 +157,7 @@ impl ProductTypes {
         files: impl IntoIterator<Item = &'a CodeFile>,
         table: &SymbolTable,
     ) -> ProductTypes {
-        let beneath = Layered::new(vec![&*self.dependencies, crate::typemodel::jdk::jdk()]);
+        let beneath = Layered::new(beneath_product(&self.dependencies));
         ProductTypes {
             model: Arc::clone(&self.model),
             dependencies: Arc::clone(&self.dependencies),
@@ -179,6 +179,16 @@ impl ProductTypes {
     }
 }
 
+/// What lies beneath the product's own types, nearest first: the jars of its dependencies
+/// (or its classpath), the bundled models of the common test libraries, the JDK.
+fn beneath_product(dependencies: &TypeModel) -> Vec<&dyn TypeSource> {
+    vec![
+        dependencies,
+        crate::typemodel::libraries::libraries(),
+        crate::typemodel::jdk::jdk(),
+    ]
+}
+
 /// Resolves every call site of `file` against the product's table, with the types of
 /// `file` alone as the product's typed layer (tests and single files).
 pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
@@ -192,15 +202,12 @@ pub(crate) fn resolve_calls_typed(
     table: &SymbolTable,
     product: &ProductTypes,
 ) -> Vec<ResolvedCall> {
-    let mut layers: Vec<&dyn TypeSource> = Vec::with_capacity(4);
+    let mut layers: Vec<&dyn TypeSource> = Vec::with_capacity(5);
     if let Some(own) = &product.own {
         layers.push(&own.model);
     }
-    layers.extend([
-        &product.model.model as &dyn TypeSource,
-        &*product.dependencies,
-        crate::typemodel::jdk::jdk(),
-    ]);
+    layers.push(&product.model.model);
+    layers.extend(beneath_product(&product.dependencies));
     let layered = Layered::new(layers);
     let mut out = Vec::new();
     for t in &file.types {
@@ -473,7 +480,9 @@ impl Scope<'_> {
                 if !self.table.methods_named(w, name).0.is_empty() {
                     return self.select(w, name, site, depth);
                 }
-            } else if external_wildcard.is_none() {
+            } else if external_wildcard.is_none() && !self.typer.knows(w) {
+                // A type the model declares was searched by the typed pass below; one it
+                // does not is where an unseen member may come from.
                 external_wildcard = Some(w.clone());
             }
         }

@@ -302,19 +302,22 @@ import static a.util.Checks.requirePositive;
 import static a.util.Numbers.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.*;
+import static com.example.unseen.Helpers.*;
 public class Service {
     void run() {
         requirePositive(next());
         assertThat(1);
         mock(Service.class);
+        help();
     }
 }
 "#,
         r#"
-a.Service.run -> ? mock may come from import static org.mockito.Mockito.*
+a.Service.run -> ? help may come from import static com.example.unseen.Helpers.*
 a.Service.run -> a.util.Checks.requirePositive
 a.Service.run -> a.util.Numbers.next
 a.Service.run -> ext org.assertj.core.api.Assertions.assertThat
+a.Service.run -> ext org.mockito.Mockito.mock
 "#,
     );
 }
@@ -777,4 +780,86 @@ fn acme_not_calls_are_never_produced() {
         .filter(|l| calls.contains(l))
         .collect();
     assert!(violations.is_empty(), "produced:\n{}", violations.join("\n"));
+}
+
+/// Without any jar on disk, the bundled test libraries type what a test calls: an
+/// assertion chain lands on AssertJ's methods, and `verify(mock)` returns the product's
+/// own type, so the verified call is a call of the product's method. The targets are
+/// what `javac` compiles the test to (checked with `javap -c`).
+#[test]
+fn bundled_test_libraries_type_assertions_and_mocks() {
+    check(
+        r#"
+//- /src/a/Repo.java
+package a;
+public class Repo {
+    public void save(String name) {}
+    public String name() { return "x"; }
+}
+//- /src/a/RepoTest.java
+package a;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+public class RepoTest {
+    void saves() {
+        Repo repo = mock(Repo.class);
+        given(repo.name()).willReturn("y");
+        verify(repo).save("x");
+        assertThat(repo.name()).isEqualTo("y");
+    }
+}
+"#,
+        r#"
+a.RepoTest.saves -> a.Repo.name
+a.RepoTest.saves -> a.Repo.save
+a.RepoTest.saves -> ext org.assertj.core.api.AbstractStringAssert.isEqualTo
+a.RepoTest.saves -> ext org.assertj.core.api.Assertions.assertThat
+a.RepoTest.saves -> ext org.mockito.BDDMockito.BDDMyOngoingStubbing.willReturn
+a.RepoTest.saves -> ext org.mockito.BDDMockito.given
+a.RepoTest.saves -> ext org.mockito.Mockito.mock
+a.RepoTest.saves -> ext org.mockito.Mockito.verify
+"#,
+    );
+}
+
+/// A self type read through a wildcard (`AbstractThrowableAssert<?, ?>`) keeps the
+/// variable's bound, so a fluent chain goes on typing: each call lands on the class that
+/// declares the method (the receivers `javac` compiles them against, walked up to the
+/// declaration with `javap`).
+#[test]
+fn a_self_type_under_a_wildcard_keeps_its_bound() {
+    check(
+        r#"
+//- /src/a/Repo.java
+package a;
+public class Repo {
+    public void save(String name) {}
+}
+//- /src/a/ThrowTest.java
+package a;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import java.util.List;
+public class ThrowTest {
+    void rejects(Repo repo) {
+        assertThatThrownBy(() -> repo.save(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("name");
+        assertThat(List.of("a")).hasSize(1).contains("a");
+    }
+}
+"#,
+        r#"
+a.ThrowTest.rejects -> a.Repo.save
+a.ThrowTest.rejects -> ext java.util.List.of
+a.ThrowTest.rejects -> ext org.assertj.core.api.AbstractAssert.isInstanceOf
+a.ThrowTest.rejects -> ext org.assertj.core.api.AbstractIterableAssert.hasSize
+a.ThrowTest.rejects -> ext org.assertj.core.api.AbstractThrowableAssert.hasMessageContaining
+a.ThrowTest.rejects -> ext org.assertj.core.api.Assertions.assertThat
+a.ThrowTest.rejects -> ext org.assertj.core.api.Assertions.assertThatThrownBy
+a.ThrowTest.rejects -> ext org.assertj.core.api.ListAssert.contains
+"#,
+    );
 }

@@ -167,6 +167,12 @@ impl<'a> Typer<'a> {
     }
 
     /// Whether the written type names an interface (product or external).
+    /// Whether the type model (dependencies, bundled libraries, the JDK) declares the
+    /// type of source name `fqn`.
+    pub(crate) fn knows(&self, fqn: &str) -> bool {
+        self.types.by_fqn(fqn).is_some()
+    }
+
     pub(crate) fn names_interface(&self, written: &str) -> bool {
         match self.written(written) {
             Some(Ty::Class(c)) => self

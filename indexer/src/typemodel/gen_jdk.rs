@@ -22,6 +22,9 @@ fn main() -> ExitCode {
     if all.first().map(String::as_str) == Some("--measure") {
         return measure(&all[1..]);
     }
+    if all.first().map(String::as_str) == Some("--libraries") {
+        return libraries(&all[1..]);
+    }
     let mut args = all.into_iter();
     let jmods = PathBuf::from(
         args.next()
@@ -57,6 +60,37 @@ fn main() -> ExitCode {
     );
     for (name, why) in report.unreadable.iter().take(10) {
         println!("  unreadable: {name}: {why}");
+    }
+    println!(
+        "wrote {} ({} bytes) in {:.2}s",
+        out.display(),
+        data.len(),
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// `--libraries [JARS_DIR] [OUT]`: regenerates the bundled library models.
+fn libraries(args: &[String]) -> ExitCode {
+    let dir = PathBuf::from(args.first().map_or("/usr/share/java", String::as_str));
+    let out = args
+        .get(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/typemodel/libraries.tm"));
+    let started = std::time::Instant::now();
+    let (data, versions) = match typemodel::libraries::generate(&dir) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("typemodel-jdk --libraries: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = std::fs::write(&out, &data) {
+        eprintln!("typemodel-jdk --libraries: {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    for v in &versions {
+        println!("  {v}");
     }
     println!(
         "wrote {} ({} bytes) in {:.2}s",

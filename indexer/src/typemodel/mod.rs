@@ -66,6 +66,9 @@
 //!   JDK 17's jmods, keeps the exported packages of the chosen modules, and writes
 //!   `jdk17.tm`; a test regenerates it on a machine with that JDK and compares. It is
 //!   embedded with `include_bytes!` and decoded once per process (`OnceLock`).
+//! - The bundled library models (`libraries.tm`, see [`libraries`]) are generated the same
+//!   way from the jars of the common test libraries, sit between the dependencies' jars
+//!   and the JDK, and answer only for names no jar on disk declares.
 //! - Nothing here touches the network, and a jar that is missing or broken costs its
 //!   types and a report line, never a run.
 //! - Names are shared (`Arc<str>` interned per archive): a model of tens of thousands of
@@ -76,6 +79,7 @@ pub(crate) mod classfile;
 pub(crate) mod deps;
 pub(crate) mod error;
 pub(crate) mod jdk;
+pub(crate) mod libraries;
 pub(crate) mod model;
 pub(crate) mod ty;
 pub(crate) mod wire;

@@ -1344,3 +1344,57 @@ fn maven_versions_order_as_maven_orders_them() {
     assert_eq!(Coordinate::parse("g:a").map(|c| c.version), Some(None));
     assert_eq!(Coordinate::parse(":a"), None);
 }
+
+/// The embedded library models load and hold each bundled library at its version, with
+/// the members a test calls.
+#[test]
+fn the_bundled_library_models_load_with_their_versions() {
+    use super::libraries::{bundled, bundled_version, libraries, LIBRARIES};
+    let listed: Vec<String> = bundled()
+        .iter()
+        .map(|b| format!("{}:{}", b.group, b.artifact))
+        .collect();
+    let expected: Vec<String> = LIBRARIES
+        .iter()
+        .map(|l| format!("{}:{}", l.group, l.artifact))
+        .collect();
+    assert_eq!(listed, expected);
+    assert!(bundled()
+        .iter()
+        .all(|b| b.version.starts_with(|c: char| c.is_ascii_digit())));
+    assert!(bundled_version("org.assertj", "assertj-core").is_some());
+    assert!(bundled_version("org.springframework", "spring-core").is_none());
+    let m = libraries();
+    let assertions = ClassTy {
+        name: "org.assertj.core.api.Assertions".into(),
+        args: Vec::new().into(),
+        outer: None,
+    };
+    assert!(m.find_methods(&assertions, "assertThat").len() > 20);
+    assert!(m.get("org.mockito.Mockito").is_some());
+    assert!(m.get("org.junit.jupiter.api.Assertions").is_some());
+    assert!(m.get("org.hamcrest.Matchers").is_some());
+    // Nothing of the JDK is repeated in it.
+    assert!(m.get("java.lang.String").is_none());
+    assert!(super::libraries::embedded_size() > 100_000);
+}
+
+/// The committed library data is what the generator makes of this machine's jars, when
+/// this machine has the very versions it was made from (Debian's packages of them).
+#[test]
+fn the_committed_library_models_are_what_the_generator_makes() {
+    use super::libraries::{bundled, generate_model, libraries};
+    let dir = Path::new("/usr/share/java");
+    let Ok((model, versions)) = generate_model(dir) else {
+        eprintln!(
+            "skipped: this machine lacks the bundled libraries' jars in {}",
+            dir.display()
+        );
+        return;
+    };
+    if versions != bundled() {
+        eprintln!("skipped: this machine's jars are other versions ({versions:?})");
+        return;
+    }
+    assert_same_types(model.types(), libraries().types());
+}

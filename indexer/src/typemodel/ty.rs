@@ -257,6 +257,11 @@ impl Ty {
         Ty::class("java.lang.Object")
     }
 
+    /// Whether this is `java.lang.Object`.
+    pub(crate) fn is_object(&self) -> bool {
+        matches!(self, Ty::Class(c) if &*c.name == "java.lang.Object" && c.args.is_empty())
+    }
+
     /// A non-generic class type from its binary name.
     pub(crate) fn class(binary: &str) -> Ty {
         Ty::Class(ClassTy::plain(Arc::from(binary)))
@@ -931,9 +936,15 @@ pub(crate) fn subst_class(c: &ClassTy, s: &Subst) -> ClassTy {
 
 fn subst_arg(a: &TyArg, s: &Subst) -> TyArg {
     // A variable in argument position passes its binding through, wildcards included:
-    // `List<T>` under `T := ? extends Number` is `List<? extends Number>`.
+    // `List<T>` under `T := ? extends Number` is `List<? extends Number>`. An unbounded
+    // wildcard passes on the variable's own bound, as capture conversion gives it (JLS
+    // §5.1.10): `Base<SELF>` under `SELF := ?` of `Sub<SELF extends Sub<SELF>>` is
+    // `Base<? extends Sub>`, so a self type read through it is still `Sub`.
     let var_binding = |t: &Ty| match t {
-        Ty::Var(v) => s.lookup(v).map(|(a, _)| a.clone()),
+        Ty::Var(v) => s.lookup(v).map(|(a, upper)| match a {
+            TyArg::Wildcard if !upper.is_object() => TyArg::Extends(upper.clone()),
+            _ => a.clone(),
+        }),
         _ => None,
     };
     match a {

@@ -52,6 +52,7 @@ enum Fit {
 }
 
 /// The methods a call site may invoke, and the bindings of the method's type variables.
+#[derive(Clone)]
 pub(crate) struct Choice<'a> {
     /// One method when the call is resolved; several when they cannot be told apart.
     pub(crate) found: Vec<FoundMethod<'a>>,
@@ -86,6 +87,14 @@ pub(crate) struct Typer<'a> {
     typing: RefCell<Vec<usize>>,
     /// Typing steps taken so far (see [`MAX_STEPS`]).
     steps: std::cell::Cell<usize>,
+    /// Subtype answers already worked out, by (sub, sup): overload choice asks the same
+    /// ones for every candidate (hundreds for `assertThat`) and every call of a method.
+    subtypes: RefCell<FxHashMap<(Name, Name), Fit>>,
+    /// Calls already chosen, by (start, end, lambdas typed): a fluent chain types each
+    /// inner call again for every call after it (`assertThat(x).isNotNull().isEqualTo(y)`).
+    /// Only calls with a known end, and only found choices: one not found at some depth
+    /// may be found at a shallower one.
+    chosen: RefCell<FxHashMap<(usize, usize, bool), (String, Choice<'a>)>>,
 }
 
 impl<'a> Typer<'a> {
@@ -106,6 +115,8 @@ impl<'a> Typer<'a> {
             lambda_memo: RefCell::default(),
             typing: RefCell::default(),
             steps: std::cell::Cell::new(0),
+            subtypes: RefCell::new(FxHashMap::default()),
+            chosen: RefCell::new(FxHashMap::default()),
         };
         t.var_params = method
             .type_params
@@ -422,6 +433,24 @@ impl<'a> Typer<'a> {
     }
 
     fn call_with(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
+        let key = (cs.byte, cs.end, lambdas);
+        if cs.end != 0 {
+            if let Some((name, choice)) = self.chosen.borrow().get(&key) {
+                if *name == cs.name {
+                    return Some(choice.clone());
+                }
+            }
+        }
+        let choice = self.call_uncached(cs, depth, lambdas)?;
+        if cs.end != 0 {
+            self.chosen
+                .borrow_mut()
+                .insert(key, (cs.name.clone(), choice.clone()));
+        }
+        Some(choice)
+    }
+
+    fn call_uncached(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
         if depth > MAX_DEPTH || self.spent() {
             return None;
         }
@@ -739,6 +768,16 @@ impl<'a> Typer<'a> {
         if sub == sup || sup == "java.lang.Object" {
             return Fit::Strict;
         }
+        let key = (Name::from(sub), Name::from(sup));
+        if let Some(&fit) = self.subtypes.borrow().get(&key) {
+            return fit;
+        }
+        let fit = self.subtype_walk(sub, sup);
+        self.subtypes.borrow_mut().insert(key, fit);
+        fit
+    }
+
+    fn subtype_walk(&self, sub: &str, sup: &str) -> Fit {
         if !self.known(sub) || !self.known(sup) {
             return Fit::Maybe;
         }

@@ -346,7 +346,9 @@ pub(crate) trait TypeSource: Sync {
     /// Constructors (`<init>`) are looked up on `receiver` itself only.
     fn find_methods(&self, receiver: &ClassTy, name: &str) -> Vec<FoundMethod<'_>> {
         let mut out: Vec<FoundMethod<'_>> = Vec::new();
-        let mut keys: Vec<String> = Vec::new();
+        // Erased parameter lists already listed (a set: `Assertions.assertThat` has
+        // hundreds of overloads).
+        let mut keys: FxHashSet<String> = FxHashSet::default();
         let walk = if name == "<init>" {
             vec![(receiver.clone(), 0)]
         } else {
@@ -377,10 +379,9 @@ pub(crate) trait TypeSource: Sync {
                 let params: Vec<Ty> = m.params.iter().map(|p| subst(p, s)).collect();
                 let scopes: [&[TypeParam]; 1] = [&m.type_params];
                 let key: String = params.iter().map(|p| erase(p, &scopes).signature()).collect();
-                if keys.contains(&key) {
+                if !keys.insert(key) {
                     continue;
                 }
-                keys.push(key);
                 out.push(FoundMethod {
                     declaring: info,
                     method: m,

@@ -326,7 +326,11 @@ impl Scope<'_> {
             CallKind::Method => match &site.receiver {
                 Receiver::None => self.implicit(site, depth),
                 r => match self.receiver_type(r, site.byte, depth + 1) {
-                    Err(reason) => unresolved(reason),
+                    // A receiver that is one of several library types may still give
+                    // one method whichever it is.
+                    Err(reason) => self
+                        .agreed_external(site, depth)
+                        .unwrap_or_else(|| unresolved(reason)),
                     Ok(Recv::Instance(t) | Recv::Static(t)) if !t.internal => {
                         self.external(site, t.fqn, depth)
                     }
@@ -354,6 +358,16 @@ impl Scope<'_> {
         Target::External {
             type_fqn: declaring.filter(|d| self.table.get(d).is_none()).unwrap_or(fqn),
             method: site.name.clone(),
+        }
+    }
+
+    /// The library method a call reaches whichever of its receiver's possible types the
+    /// receiver has (see `Val::OneOf`), when the typed rules find one.
+    fn agreed_external(&self, site: &CallSite, depth: usize) -> Option<Target> {
+        let choice = self.typer.call(site, depth + 1)?;
+        match self.one_target(&choice.found)? {
+            t @ Target::External { .. } => Some(t),
+            _ => None,
         }
     }
 
@@ -429,7 +443,7 @@ impl Scope<'_> {
                 let (fqn, internal) = self.typer.source_name(&c)?;
                 Some(Recv::Static(TypeRef { fqn, internal }))
             }
-            Val::Null => None,
+            Val::Null | Val::OneOf(_) => None,
         }
     }
 

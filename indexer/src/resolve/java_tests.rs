@@ -863,3 +863,37 @@ a.ThrowTest.rejects -> ext org.assertj.core.api.ListAssert.contains
 "#,
     );
 }
+
+/// A call whose overloads cannot be told apart (its argument is of a type nothing declares)
+/// has one of several results; a call on it is resolved when every one of them gives the
+/// same method — `within(x)` is an `Offset` of whichever number `x` is, and `hashCode` is
+/// `Offset`'s — and stays unresolved when they are too many to follow (`assertThat(x)`
+/// may be any of AssertJ's assertions).
+#[test]
+fn a_call_on_one_of_several_results_resolves_when_they_agree() {
+    check(
+        r#"
+//- /src/a/Tolerances.java
+package a;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import com.example.unseen.Settings;
+public class Tolerances {
+    int offset(Settings settings) {
+        return within(settings.tolerance()).hashCode();
+    }
+    void unknown(Settings settings) {
+        assertThat(settings.tolerance()).isNotNull();
+    }
+}
+"#,
+        r#"
+a.Tolerances.offset -> ext com.example.unseen.Settings.tolerance
+a.Tolerances.offset -> ext org.assertj.core.api.Assertions.within
+a.Tolerances.offset -> ext org.assertj.core.data.Offset.hashCode
+a.Tolerances.unknown -> ? result of external org.assertj.core.api.Assertions.assertThat not typed
+a.Tolerances.unknown -> ext com.example.unseen.Settings.tolerance
+a.Tolerances.unknown -> ext org.assertj.core.api.Assertions.assertThat
+"#,
+    );
+}

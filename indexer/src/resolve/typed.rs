@@ -37,7 +37,18 @@ pub(crate) enum Val {
     Type(ClassTy),
     /// `null`.
     Null,
+    /// A value of one of these types, none of them the product's: the results of the
+    /// overloads a call could not be told apart between (`assertThat(x)` with `x` of a
+    /// type nothing declares). A call on it is resolved only when every one of them
+    /// gives the same method.
+    OneOf(Vec<Ty>),
 }
+
+/// A call site as [`Typer`] remembers its choice: start, end, whether lambdas were typed.
+type ChosenKey = (usize, usize, bool);
+
+/// Most types a [`Val::OneOf`] carries; beyond, the value is unknown.
+const MAX_ONE_OF: usize = 8;
 
 /// Whether an argument fits a parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,6 +81,18 @@ impl Choice<'_> {
             .all(|f| finish(&subst(&f.ret, &self.subst), &f.method.type_params) == ret);
         same.then_some(ret)
     }
+
+    /// Each candidate's result type, once each.
+    fn rets(&self) -> Vec<Ty> {
+        let mut out: Vec<Ty> = Vec::new();
+        for f in &self.found {
+            let ret = finish(&subst(&f.ret, &self.subst), &f.method.type_params);
+            if !out.contains(&ret) {
+                out.push(ret);
+            }
+        }
+        out
+    }
 }
 
 /// Types expressions of one method's body.
@@ -94,7 +117,7 @@ pub(crate) struct Typer<'a> {
     /// inner call again for every call after it (`assertThat(x).isNotNull().isEqualTo(y)`).
     /// Only calls with a known end, and only found choices: one not found at some depth
     /// may be found at a shallower one.
-    chosen: RefCell<FxHashMap<(usize, usize, bool), (String, Choice<'a>)>>,
+    chosen: RefCell<FxHashMap<ChosenKey, (String, Choice<'a>)>>,
 }
 
 impl<'a> Typer<'a> {
@@ -251,7 +274,10 @@ impl<'a> Typer<'a> {
             Receiver::Field(inner, f) => self.field(r, inner, f, byte, depth),
             Receiver::Call(cs) => {
                 let choice = self.call(cs, depth + 1)?;
-                value(choice.ret()?)
+                match choice.ret() {
+                    Some(t) => value(t),
+                    None => self.one_of(choice.rets()),
+                }
             }
             Receiver::New(t) => value(self.written(t)?),
             Receiver::Literal(t) => match Prim::from_keyword(t) {
@@ -402,7 +428,7 @@ impl<'a> Typer<'a> {
                 let m = self.types.member_type(&c.name, f)?;
                 Some(Val::Type(ClassTy::plain(m.binary.clone())))
             }
-            Some(Val::Null) => None,
+            Some(Val::Null | Val::OneOf(_)) => None,
             None => {
                 let path = dotted(whole)?;
                 let parts: Vec<&str> = path.split('.').collect();
@@ -483,9 +509,47 @@ impl<'a> Typer<'a> {
                     }
                     Val::Type(c) => self.choose(&c, &cs.name, cs, true, depth, lambdas),
                     Val::Null => None,
+                    Val::OneOf(ts) => self.choose_on_each(&ts, cs, depth, lambdas),
                 },
             },
         }
+    }
+
+    /// `ts` as a [`Val::OneOf`]: classes only, none of them the product's, two to
+    /// [`MAX_ONE_OF`].
+    fn one_of(&self, ts: Vec<Ty>) -> Option<Val> {
+        let external_class =
+            |t: &Ty| matches!(t, Ty::Class(c) if self.source_name(c).is_some_and(|(_, internal)| !internal));
+        (ts.len() >= 2 && ts.len() <= MAX_ONE_OF && ts.iter().all(external_class)).then_some(Val::OneOf(ts))
+    }
+
+    /// A call on a value of one of `ts`: the method each of them gives, when it is the same
+    /// one (and not generic in its own right); its result may differ by receiver (a self
+    /// type), so the choice keeps one candidate per receiver.
+    fn choose_on_each(&self, ts: &[Ty], cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
+        let mut found: Vec<FoundMethod<'a>> = Vec::with_capacity(ts.len());
+        let mut subst = None;
+        for t in ts {
+            let c = self.class_of(t)?;
+            let choice = self.choose(&c, &cs.name, cs, false, depth, lambdas)?;
+            let [one] = choice.found.as_slice() else {
+                return None;
+            };
+            if !one.method.type_params.is_empty() {
+                return None;
+            }
+            if let Some(first) = found.first() {
+                if first.declaring.binary != one.declaring.binary || !std::ptr::eq(first.method, one.method) {
+                    return None;
+                }
+            }
+            found.push(one.clone());
+            subst.get_or_insert(choice.subst);
+        }
+        Some(Choice {
+            found,
+            subst: subst.unwrap_or_default(),
+        })
     }
 
     /// A call with no receiver: the type and its supertypes, the enclosing types, then
@@ -971,7 +1035,7 @@ impl<'a> Typer<'a> {
         let c = match &recv {
             Val::Value(t) => self.class_of(t)?,
             Val::Type(c) => c.clone(),
-            Val::Null => return None,
+            Val::Null | Val::OneOf(_) => return None,
         };
         if site.name == "<init>" || site.name == "new" {
             return Some(Ty::Class(c));
@@ -1100,7 +1164,7 @@ impl<'a> Typer<'a> {
         let (c, as_type) = match recv {
             Val::Value(t) => (self.class_of(&t)?, false),
             Val::Type(c) => (c, true),
-            Val::Null => return None,
+            Val::Null | Val::OneOf(_) => return None,
         };
         let cands = self.types.find_methods(&c, name);
         let fits = |m: &FoundMethod<'_>, args: &[Ty]| {

@@ -399,19 +399,21 @@ fn a_config_server_serves_its_shared_files_to_the_services_they_name() {
     assert!(missing.is_empty(), "{missing:?}");
 }
 
+/// The module folder of a node's file (`billing` for `billing/src/…`).
+fn module_of(n: &Node) -> String {
+    n.file
+        .as_deref()
+        .and_then(|f| f.split('/').next())
+        .unwrap_or("")
+        .to_string()
+}
+
 #[test]
 fn a_type_declared_in_two_modules_is_told_apart_by_module() {
     let (_dir, store, _) = index_cloud();
     let snap = store.snapshot();
     let rows = expected_rows_in(FACTS, "Types declared in two modules");
     assert!(!rows.is_empty());
-    let module_of = |n: &Node| {
-        n.file
-            .as_deref()
-            .and_then(|f| f.split('/').next())
-            .unwrap_or("")
-            .to_string()
-    };
     for row in &rows {
         let callers: Vec<Node> = load(&snap, &methods_named(&snap, &row[0]))
             .into_iter()
@@ -461,13 +463,6 @@ fn each_copy_of_a_type_has_its_own_supertypes_overrides_and_tables() {
     let snap = store.snapshot();
     let rows = expected_rows_in(FACTS, "What each copy is, besides its methods");
     assert!(rows.len() >= 9, "{rows:?}");
-    let module_of = |n: &Node| {
-        n.file
-            .as_deref()
-            .and_then(|f| f.split('/').next())
-            .unwrap_or("")
-            .to_string()
-    };
     for row in &rows {
         let (fact, module, subject, object) = (&row[0], &row[1], &row[2], &row[3]);
         let (kind, edge) = match fact.as_str() {

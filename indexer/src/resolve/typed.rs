@@ -197,16 +197,16 @@ impl<'a> Typer<'a> {
             return false;
         }
         let name = if name == "new" { "<init>" } else { name };
-        self.types.find_methods(&c, name).is_empty()
+        !self.types.has_method(&info.binary, name, false)
     }
 
-    /// Whether the written type names an interface (product or external).
     /// Whether the type model (dependencies, bundled libraries, the JDK) declares the
     /// type of source name `fqn`.
     pub(crate) fn knows(&self, fqn: &str) -> bool {
         self.types.by_fqn(fqn).is_some()
     }
 
+    /// Whether the written type names an interface (product or external).
     pub(crate) fn names_interface(&self, written: &str) -> bool {
         match self.written(written) {
             Some(Ty::Class(c)) => self
@@ -573,14 +573,8 @@ impl<'a> Typer<'a> {
             if c.starts_with(UNKNOWN) {
                 continue;
             }
-            let c = ClassTy::plain(c);
-            if self
-                .types
-                .find_methods(&c, &cs.name)
-                .iter()
-                .any(|m| m.method.is_static())
-            {
-                return self.choose(&c, &cs.name, cs, true, depth, lambdas);
+            if self.types.has_method(&c, &cs.name, true) {
+                return self.choose(&ClassTy::plain(c), &cs.name, cs, true, depth, lambdas);
             }
         }
         None

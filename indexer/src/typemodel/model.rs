@@ -340,6 +340,39 @@ pub(crate) trait TypeSource: Sync {
                 .any(|(c, _)| &*c.name == sup)
     }
 
+    /// Whether type `binary` has a method `name` (only static ones: `static_only`),
+    /// declared there or inherited — a walk of names with nothing substituted, for the
+    /// question alone. Constructors are looked up on `binary` itself only.
+    fn has_method(&self, binary: &str, name: &str, static_only: bool) -> bool {
+        let mut stack: Vec<Name> = vec![Name::from(binary)];
+        let mut seen: FxHashSet<Name> = FxHashSet::default();
+        while let Some(b) = stack.pop() {
+            if seen.len() > 64 || !seen.insert(b.clone()) {
+                continue;
+            }
+            let Some(info) = self.by_binary(&b) else {
+                continue;
+            };
+            if info
+                .methods
+                .iter()
+                .any(|m| &*m.name == name && (!static_only || m.is_static()))
+            {
+                return true;
+            }
+            if name == "<init>" {
+                return false;
+            }
+            stack.extend(info.interfaces.iter().map(|i| i.name.clone()));
+            stack.extend(info.superclass.iter().map(|c| c.name.clone()));
+            // Every type has `Object`'s methods, interfaces included.
+            if stack.is_empty() && !seen.contains("java.lang.Object") {
+                stack.push(Name::from("java.lang.Object"));
+            }
+        }
+        false
+    }
+
     /// Every method named `name` that a value of type `receiver` has, nearest declaration
     /// first: a method overridden lower in the hierarchy (same parameter types once the
     /// receiver's type arguments are applied) is listed once, at its lowest declaration.

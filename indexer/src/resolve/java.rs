@@ -16,7 +16,7 @@ use super::typed::{Typer, Val};
 use super::types::{Names, ProductModel};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
-use crate::typemodel::model::{self as tm, FoundMethod, Layered, TypeModel, TypeSource};
+use crate::typemodel::model::{self as tm, FoundMethod, Layered, Memoized, TypeModel, TypeSource};
 use crate::typemodel::ty::Ty;
 
 /// Methods that pass the elements of their receiver to a one-parameter lambda.
@@ -209,6 +209,7 @@ pub(crate) fn resolve_calls_typed(
     layers.push(&product.model.model);
     layers.extend(beneath_product(&product.dependencies));
     let layered = Layered::new(layers);
+    let layered = Memoized::new(&layered);
     let mut out = Vec::new();
     for t in &file.types {
         for m in &t.methods {

@@ -651,6 +651,54 @@ impl<'a> Layered<'a> {
     }
 }
 
+/// A type source that remembers its member lookups: the resolver asks for the same
+/// overloads again and again within one file (every `assertThat` of a test class looks
+/// up all of AssertJ's), and each lookup substitutes every overload. One per file, so it
+/// never outgrows what one file names.
+pub(crate) struct Memoized<'a> {
+    inner: &'a dyn TypeSource,
+    methods: std::sync::Mutex<FxHashMap<(ClassTy, Name), Vec<FoundMethod<'a>>>>,
+}
+
+impl<'a> Memoized<'a> {
+    pub(crate) fn new(inner: &'a dyn TypeSource) -> Memoized<'a> {
+        Memoized {
+            inner,
+            methods: std::sync::Mutex::new(FxHashMap::default()),
+        }
+    }
+}
+
+impl TypeSource for Memoized<'_> {
+    fn by_binary(&self, binary: &str) -> Option<&TypeInfo> {
+        self.inner.by_binary(binary)
+    }
+
+    fn by_fqn(&self, fqn: &str) -> Option<&TypeInfo> {
+        self.inner.by_fqn(fqn)
+    }
+
+    fn package_type(&self, pkg: &str, simple: &str) -> Option<&TypeInfo> {
+        self.inner.package_type(pkg, simple)
+    }
+
+    fn has_package(&self, pkg: &str) -> bool {
+        self.inner.has_package(pkg)
+    }
+
+    fn find_methods(&self, receiver: &ClassTy, name: &str) -> Vec<FoundMethod<'_>> {
+        let key = (receiver.clone(), Name::from(name));
+        if let Some(found) = self.methods.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return found;
+        }
+        let found = self.inner.find_methods(receiver, name);
+        if let Ok(mut m) = self.methods.lock() {
+            m.insert(key, found.clone());
+        }
+        found
+    }
+}
+
 impl TypeSource for Layered<'_> {
     fn by_binary(&self, binary: &str) -> Option<&TypeInfo> {
         self.layers.iter().find_map(|l| l.by_binary(binary))

@@ -612,6 +612,7 @@ impl<'a> Typer<'a> {
                 fitting.push((c.clone(), fit));
             }
         }
+        let fixed_arity = !fitting.is_empty();
         if fitting.is_empty() {
             for c in cands
                 .iter()
@@ -648,6 +649,11 @@ impl<'a> Typer<'a> {
                 .map(|(c, _)| c)
                 .collect();
             self.most_specific(phase)
+        } else if let Some(sure) = fixed_arity
+            .then(|| self.sure_despite_unknowns(&fitting))
+            .flatten()
+        {
+            vec![sure]
         } else {
             fitting.into_iter().map(|(c, _)| c).collect()
         };
@@ -656,6 +662,54 @@ impl<'a> Typer<'a> {
             _ => Subst::empty(),
         };
         Some(Choice { found, subst })
+    }
+
+    /// The overload javac must have chosen although some candidates' fit is unknown
+    /// (an argument's type has supertypes no layer knows), when there is one.
+    ///
+    /// The code compiles, so among the overloads that really apply one is more specific
+    /// than every other. When the candidates that surely apply by strict invocation
+    /// (phase 1) have one most specific, `best`, and no candidate of unknown fit could be
+    /// more specific than `best` (some parameter of it is known not to be a subtype of
+    /// `best`'s), then a candidate of unknown fit either does not apply, or applies and is
+    /// less specific than `best` — or is unrelated to it, which would leave no most
+    /// specific method and not compile. Either way `best` is the one called
+    /// (JLS §15.12.2.5). Only for fixed-arity candidates: phase 3 is never reached
+    /// when phase 1 finds one.
+    fn sure_despite_unknowns(&self, fitting: &[(FoundMethod<'a>, Fit)]) -> Option<FoundMethod<'a>> {
+        let strict: Vec<FoundMethod<'a>> = fitting
+            .iter()
+            .filter(|(_, f)| *f == Fit::Strict)
+            .map(|(c, _)| c.clone())
+            .collect();
+        let [best] = <[FoundMethod<'a>; 1]>::try_from(self.most_specific(strict)).ok()?;
+        let surely_not_more_specific = |c: &FoundMethod<'_>| {
+            c.params
+                .iter()
+                .zip(&best.params)
+                .any(|(x, y)| self.fit_ty(&self.at_bound(x, c), y, &best) == Fit::No)
+        };
+        fitting
+            .iter()
+            .filter(|(_, f)| *f == Fit::Maybe)
+            .all(|(c, _)| surely_not_more_specific(c))
+            .then_some(best)
+    }
+
+    /// A parameter type with the method's own type variable taken at its bound (the
+    /// type a more-specific test passes for it, JLS §15.12.2.5).
+    fn at_bound(&self, p: &Ty, c: &FoundMethod<'_>) -> Ty {
+        match p {
+            Ty::Var(v) => match c.method.type_params.iter().find(|tp| tp.name == *v) {
+                Some(tp) => tp
+                    .bounds
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| Ty::class("java.lang.Object")),
+                None => p.clone(),
+            },
+            _ => p.clone(),
+        }
     }
 
     /// The candidates no other candidate is more specific than.

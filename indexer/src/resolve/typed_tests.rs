@@ -177,3 +177,50 @@ a.Use.f -> a.Shape.area
 "#,
     );
 }
+
+#[test]
+fn an_overload_sure_although_the_argument_has_unknown_supertypes() {
+    // `Context` extends a type no layer knows, so whether it is also a `Map` or a
+    // `Comparable` cannot be told. `Provider` surely applies, and neither `Map` nor
+    // `Comparable` (nor a type variable bounded by it) is more specific than `Provider`:
+    // were one of them to apply as well, no overload would be most specific and the code
+    // would not compile. So `accept(Provider)` is the one called. In `narrow` the sure
+    // overload is `offer(Iterable)`, and `Collection`, a subtype of `Iterable` that the
+    // unknown supertype may implement, would be more specific: that call stays open.
+    check(
+        r#"
+//- /src/a/Provider.java
+package a;
+public interface Provider { }
+//- /src/a/Context.java
+package a;
+import org.other.Base;
+public abstract class Context extends Base implements Provider, Iterable<String> { }
+//- /src/a/Checks.java
+package a;
+public class Checks {
+    public static void accept(Provider p) {}
+    public static void accept(Object o) {}
+    public static void accept(java.util.Map<?, ?> m) {}
+    public static <T extends Comparable<? super T>> void accept(T t) {}
+    public static void offer(Iterable<?> it) {}
+    public static void offer(java.util.Collection<?> c) {}
+    public static void offer(Object o) {}
+}
+//- /src/a/Use.java
+package a;
+public class Use {
+    void run(Context c) {
+        Checks.accept(c);
+    }
+    void narrow(Context c) {
+        Checks.offer(c);
+    }
+}
+"#,
+        r#"
+a.Use.narrow -> one of 3: a.Checks.offer(Iterable) | a.Checks.offer(Collection) | a.Checks.offer(Object)
+a.Use.run -> a.Checks.accept(Provider)
+"#,
+    );
+}

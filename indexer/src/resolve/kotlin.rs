@@ -506,6 +506,17 @@ impl<'a> Scope<'a> {
         if !cands.is_empty() {
             return self.select(&cands, name, site, 0, depth, None);
         }
+        // `import org.assertj.core.api.Assertions.assertThat`: a static method of a
+        // library class (a class name begins with a capital; a package's does not).
+        if let Some(owner) = self.imported_member_owner(name) {
+            return match self.table.get(&owner) {
+                Some(_) => self.select_on(&owner, name, site, depth),
+                None => Target::External {
+                    type_fqn: owner,
+                    method: name.to_string(),
+                },
+            };
+        }
         if let Some(facade) = stdlib_facade(name) {
             return Target::External {
                 type_fqn: facade.into(),
@@ -525,6 +536,14 @@ impl<'a> Scope<'a> {
             };
         }
         unresolved(format!("no function {name} in scope"))
+    }
+
+    /// The class an explicit import of member `name` names (`import a.b.Type.name`), when
+    /// the import's prefix is a class, not a package.
+    fn imported_member_owner(&self, name: &str) -> Option<String> {
+        let owner = self.table.get(self.type_fqn)?.ctx.static_single.get(name)?;
+        let last = owner.rsplit('.').next()?;
+        last.starts_with(char::is_uppercase).then(|| owner.clone())
     }
 
     /// The packages whose top-level declarations named `name` are visible in this file:

@@ -692,3 +692,34 @@ fn never_panics_on_hostile_kotlin() {
         let _ = resolve_calls(&files[0], &table);
     }
 }
+
+#[test]
+fn a_member_imported_from_a_class_is_called_on_that_class() {
+    // `Assertions.assertThat` is a library class's static method; `Checks.check` a
+    // product object's. `getBean` is imported from a package (an extension function of a
+    // facade whose name the import does not give): it stays open.
+    check(
+        r#"
+//- /src/a/Checks.kt
+package a
+object Checks { fun check(x: Any) {} }
+//- /src/a/UseTest.kt
+package a
+import org.assertj.core.api.Assertions.assertThat
+import org.springframework.beans.factory.getBean
+import a.Checks.check
+class UseTest {
+    fun run(x: Any) {
+        assertThat(x)
+        check(x)
+        getBean(x)
+    }
+}
+"#,
+        r#"
+a.UseTest.run -> ? no function getBean in scope
+a.UseTest.run -> a.Checks.check
+a.UseTest.run -> ext org.assertj.core.api.Assertions.assertThat
+"#,
+    );
+}

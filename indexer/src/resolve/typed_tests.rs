@@ -224,3 +224,46 @@ a.Use.run -> a.Checks.accept(Provider)
 "#,
     );
 }
+
+#[test]
+fn method_references_on_fields_of_this_literals_class_literals_and_interface_super() {
+    check(
+        r#"
+//- /src/a/Support.java
+package a;
+public class Support { public boolean keep(String s) { return true; } }
+//- /src/a/Named.java
+package a;
+public interface Named { default String name() { return "n"; } }
+//- /src/a/Filter.java
+package a;
+import java.util.List;
+import java.util.stream.Collectors;
+public class Filter implements Named {
+    private final Support support = new Support();
+    public String name() { return "f"; }
+    List<String> run(List<String> xs, List<Object> os) {
+        xs.removeIf(this.support::keep);
+        xs.removeIf("x"::equals);
+        os.removeIf(String.class::isInstance);
+        java.util.function.Supplier<String> s = Named.super::name;
+        return xs.stream().filter(this::kept).collect(Collectors.toList());
+    }
+    boolean kept(String s) { return true; }
+}
+"#,
+        r#"
+a.Filter.<init> -> a.Support.<init>
+a.Filter.run -> a.Filter.kept
+a.Filter.run -> a.Named.name
+a.Filter.run -> a.Support.keep
+a.Filter.run -> ext java.lang.Class.isInstance
+a.Filter.run -> ext java.lang.String.equals
+a.Filter.run -> ext java.util.Collection.removeIf
+a.Filter.run -> ext java.util.Collection.stream
+a.Filter.run -> ext java.util.stream.Collectors.toList
+a.Filter.run -> ext java.util.stream.Stream.collect
+a.Filter.run -> ext java.util.stream.Stream.filter
+"#,
+    );
+}

@@ -1620,7 +1620,9 @@ impl<'s> Extractor<'s> {
             | "object_creation_expression"
             | "parenthesized_expression"
             | "cast_expression" => self.tree(first, m, ctx, 1),
-            _ => Receiver::Other,
+            // `"a"::equals`, `X.class::isInstance`, `a[0]::m`, `(c ? a : b)::m`: the
+            // expression's tree.
+            _ => self.tree(first, m, ctx, 1),
         };
         let arity_hint = node
             .parent()
@@ -1669,9 +1671,13 @@ fn dotted_receiver(text: &str) -> Receiver {
     let Some(first) = parts.next() else {
         return Receiver::Other;
     };
-    parts.fold(Receiver::Name(first), |acc, part| {
-        Receiver::Field(Box::new(acc), part)
-    })
+    // `this.repository::save`, `super.handler::accept`.
+    let first = match first.as_str() {
+        "this" => Receiver::This,
+        "super" => Receiver::Super,
+        _ => Receiver::Name(first),
+    };
+    parts.fold(first, |acc, part| Receiver::Field(Box::new(acc), part))
 }
 
 /// Strips parentheses iteratively (`((((x))))` is common in generated code).

@@ -172,7 +172,10 @@ impl<'a> Typer<'a> {
         Some(ty)
     }
 
-    /// The source name of a class type and whether the product declares it.
+    /// The source name of a class type and whether the product declares it. A library
+    /// type no layer models is named as the file's imports name it (its binary name is
+    /// then the source name with `$` for nesting, as `types::guess_binary` wrote it): a
+    /// call on it is that type's method by name, as for a local declared of that type.
     pub(crate) fn source_name(&self, c: &ClassTy) -> Option<(String, bool)> {
         if c.name.starts_with(UNKNOWN) {
             return None;
@@ -180,7 +183,9 @@ impl<'a> Typer<'a> {
         if self.names.table.get(&c.name).is_some() {
             return Some((c.name.to_string(), true));
         }
-        let info = self.types.by_binary(&c.name)?;
+        let Some(info) = self.types.by_binary(&c.name) else {
+            return Some((c.name.replace('$', "."), false));
+        };
         let internal = self.names.table.get(&info.fqn).is_some();
         Some((info.fqn.to_string(), internal))
     }

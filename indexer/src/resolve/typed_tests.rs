@@ -267,3 +267,40 @@ a.Filter.run -> ext java.util.stream.Stream.filter
 "#,
     );
 }
+
+#[test]
+fn a_call_on_a_library_type_no_layer_models_is_named_at_that_type() {
+    // `container()` returns `C`, bound to `RedisContainer`, which the file imports and no
+    // layer models: `getHost` is that type's method by name, as `getPort` is on a local
+    // declared `RedisContainer`. `Mystery`, which nothing imports, stays unknown.
+    check(
+        r#"
+//- /src/a/Details.java
+package a;
+public abstract class Details<C> {
+    public C container() { return null; }
+}
+//- /src/a/RedisDetails.java
+package a;
+import org.testcontainers.RedisContainer;
+public class RedisDetails extends Details<RedisContainer> {
+    String host(RedisContainer local) {
+        local.getPort();
+        return container().getHost();
+    }
+}
+//- /src/a/Other.java
+package a;
+public class Other extends Details<Mystery> {
+    String host() { return container().getHost(); }
+}
+"#,
+        r#"
+a.Other.host -> ? return type C of a.Details.container not typed
+a.Other.host -> a.Details.container
+a.RedisDetails.host -> a.Details.container
+a.RedisDetails.host -> ext org.testcontainers.RedisContainer.getHost
+a.RedisDetails.host -> ext org.testcontainers.RedisContainer.getPort
+"#,
+    );
+}

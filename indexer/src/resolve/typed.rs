@@ -250,17 +250,29 @@ impl<'a> Typer<'a> {
     /// enclosing types').
     fn var_bound(&self, v: &str) -> Option<Ty> {
         if let Some(p) = self.var_params.iter().find(|p| &*p.name == v) {
-            return Some(p.bounds.first().cloned().unwrap_or_else(Ty::object));
+            return self.bound_of(p);
         }
         let mut key: Option<Name> = Some(Name::from(self.from));
         for _ in 0..16 {
             let info = self.types.by_binary(key.as_deref()?)?;
             if let Some(p) = info.type_params.iter().find(|p| &*p.name == v) {
-                return Some(p.bounds.first().cloned().unwrap_or_else(Ty::object));
+                return self.bound_of(p);
             }
             key = info.outer.clone();
         }
         None
+    }
+
+    /// The bound a member of a value of type variable `p` is looked up in: its first, or
+    /// none when it has several and the first is a type no layer models — the member may
+    /// be any bound's (`T extends Jar & BootArchive` calling `BootArchive.getMainClass`).
+    fn bound_of(&self, p: &TypeParam) -> Option<Ty> {
+        let first = p.bounds.first().cloned().unwrap_or_else(Ty::object);
+        let modelled = |t: &Ty| {
+            t.as_class()
+                .is_some_and(|c| self.types.by_binary(&c.name).is_some())
+        };
+        (p.bounds.len() < 2 || modelled(&first)).then_some(first)
     }
 
     /// The type of an expression at byte `byte` of the method.

@@ -272,7 +272,9 @@ a.Filter.run -> ext java.util.stream.Stream.filter
 fn a_call_on_a_library_type_no_layer_models_is_named_at_that_type() {
     // `container()` returns `C`, bound to `RedisContainer`, which the file imports and no
     // layer models: `getHost` is that type's method by name, as `getPort` is on a local
-    // declared `RedisContainer`. `Mystery`, which nothing imports, stays unknown.
+    // declared `RedisContainer`. `Mystery`, which nothing imports, stays unknown. A value of
+    // `T extends Jar & Archive` may take its member from either bound: with `Jar`
+    // unmodelled, `mainClass` is not named at `Jar`.
     check(
         r#"
 //- /src/a/Details.java
@@ -289,6 +291,16 @@ public class RedisDetails extends Details<RedisContainer> {
         return container().getHost();
     }
 }
+//- /src/a/Archive.java
+package a;
+public interface Archive { String mainClass(); }
+//- /src/a/ArchiveTests.java
+package a;
+import org.gradle.Jar;
+public abstract class ArchiveTests<T extends Jar & Archive> {
+    T task;
+    String main() { return this.task.mainClass(); }
+}
 //- /src/a/Other.java
 package a;
 public class Other extends Details<Mystery> {
@@ -296,6 +308,7 @@ public class Other extends Details<Mystery> {
 }
 "#,
         r#"
+a.ArchiveTests.main -> ? type T of field task unknown
 a.Other.host -> ? return type C of a.Details.container not typed
 a.Other.host -> a.Details.container
 a.RedisDetails.host -> a.Details.container

@@ -1169,10 +1169,9 @@ impl<'a> Typer<'a> {
                 };
                 let Ty::Class(pc) = subst(&p, &s) else { return None };
                 let (params, _) = self.sam(&pc)?;
-                let t = params.get(pos)?.clone();
-                if mentions(&t, &m.method.type_params) {
-                    return None;
-                }
+                // What neither the arguments nor the place bind is at its bound, as a
+                // call's result is (`of(Consumer<Members<T>>)`: a `Members`).
+                let t = finish(params.get(pos)?, &m.method.type_params);
                 match &seen {
                     Some(prev) if *prev != t => return None,
                     _ => seen = Some(t),

@@ -317,3 +317,37 @@ a.RedisDetails.host -> ext org.testcontainers.RedisContainer.getPort
 "#,
     );
 }
+
+#[test]
+fn a_lambda_parameter_whose_type_mentions_a_variable_nothing_binds() {
+    // `of(Consumer<Members<T>>)` with nothing to bind `T`: the lambda's parameter is a
+    // `Members` whatever `T` is, and its calls are `Members`' methods.
+    check(
+        r#"
+//- /src/a/JsonWriter.java
+package a;
+import java.util.function.Consumer;
+public interface JsonWriter<T> {
+    void write(T t);
+    static <T> JsonWriter<T> of(Consumer<Members<T>> members) { return null; }
+    final class Members<T> {
+        public void add() {}
+        public void add(String name) {}
+    }
+}
+//- /src/a/Use.java
+package a;
+class Use {
+    void run() {
+        JsonWriter.of((members) -> members.add("x"));
+        JsonWriter.of(m -> m.add());
+    }
+}
+"#,
+        r#"
+a.Use.run -> a.JsonWriter.Members.add()
+a.Use.run -> a.JsonWriter.Members.add(String)
+a.Use.run -> a.JsonWriter.of
+"#,
+    );
+}

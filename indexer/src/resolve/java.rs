@@ -559,10 +559,9 @@ impl Scope<'_> {
                 .map(Recv::Instance)
                 .ok_or_else(|| format!("unknown type {t}")),
             // `Interface.super::m`, `Interface.super.m()`: a value of the interface named.
-            Receiver::Field(inner, f) if f == "super" => match self.receiver_type(inner, byte, depth + 1) {
-                Ok(Recv::Static(t) | Recv::Instance(t)) => Ok(Recv::Instance(t)),
-                Err(e) => Err(e),
-            },
+            Receiver::Field(inner, f) if f == "super" => self
+                .receiver_type(inner, byte, depth + 1)
+                .map(|(Recv::Static(t) | Recv::Instance(t))| Recv::Instance(t)),
             Receiver::Field(inner, f) => match self.receiver_type(inner, byte, depth + 1) {
                 Ok(Recv::Instance(t)) if t.internal => self.field_type(&t.fqn, f),
                 Ok(Recv::Instance(t)) => Err(format!("field {f} of external type {}", t.fqn)),

@@ -184,7 +184,7 @@ impl<'a> Typer<'a> {
             return Some((c.name.to_string(), true));
         }
         let Some(info) = self.types.by_binary(&c.name) else {
-            return Some((c.name.replace('$', "."), false));
+            return Some((c.fqn(), false));
         };
         let internal = self.names.table.get(&info.fqn).is_some();
         Some((info.fqn.to_string(), internal))
@@ -268,11 +268,8 @@ impl<'a> Typer<'a> {
     /// be any bound's (`T extends Jar & BootArchive` calling `BootArchive.getMainClass`).
     fn bound_of(&self, p: &TypeParam) -> Option<Ty> {
         let first = p.bounds.first().cloned().unwrap_or_else(Ty::object);
-        let modelled = |t: &Ty| {
-            t.as_class()
-                .is_some_and(|c| self.types.by_binary(&c.name).is_some())
-        };
-        (p.bounds.len() < 2 || modelled(&first)).then_some(first)
+        let modelled = first.as_class().is_some_and(|c| self.known(&c.name));
+        (p.bounds.len() < 2 || modelled).then_some(first)
     }
 
     /// The type of an expression at byte `byte` of the method.
@@ -704,29 +701,13 @@ impl<'a> Typer<'a> {
             c.params
                 .iter()
                 .zip(&best.params)
-                .any(|(x, y)| self.fit_ty(&self.at_bound(x, c), y, &best) == Fit::No)
+                .any(|(x, y)| self.fit_ty(&at_own_bound(x, c), y, &best) == Fit::No)
         };
         fitting
             .iter()
             .filter(|(_, f)| *f == Fit::Maybe)
             .all(|(c, _)| surely_not_more_specific(c))
             .then_some(best)
-    }
-
-    /// A parameter type with the method's own type variable taken at its bound (the
-    /// type a more-specific test passes for it, JLS §15.12.2.5).
-    fn at_bound(&self, p: &Ty, c: &FoundMethod<'_>) -> Ty {
-        match p {
-            Ty::Var(v) => match c.method.type_params.iter().find(|tp| tp.name == *v) {
-                Some(tp) => tp
-                    .bounds
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| Ty::class("java.lang.Object")),
-                None => p.clone(),
-            },
-            _ => p.clone(),
-        }
     }
 
     /// The candidates no other candidate is more specific than.
@@ -1169,9 +1150,14 @@ impl<'a> Typer<'a> {
                 };
                 let Ty::Class(pc) = subst(&p, &s) else { return None };
                 let (params, _) = self.sam(&pc)?;
-                // What neither the arguments nor the place bind is at its bound, as a
+                // A parameter that is the method's own variable, unbound, is unknown; one
+                // that only mentions it is of its class, the variable at its bound, as a
                 // call's result is (`of(Consumer<Members<T>>)`: a `Members`).
-                let t = finish(params.get(pos)?, &m.method.type_params);
+                let t = params.get(pos)?;
+                if matches!(t, Ty::Var(v) if m.method.type_params.iter().any(|tp| tp.name == *v)) {
+                    return None;
+                }
+                let t = finish(t, &m.method.type_params);
                 match &seen {
                     Some(prev) if *prev != t => return None,
                     _ => seen = Some(t),
@@ -1354,6 +1340,20 @@ fn mentions_any_var(t: &Ty) -> bool {
 
 /// A result type with the method's unbound type variables replaced by their bounds (what
 /// `javac` infers with no constraint).
+/// A parameter type of `c` with `c`'s own type variable at its first bound, kept as written
+/// even when it mentions the variable: the type a more-specific test passes for it
+/// (JLS §15.12.2.5). Unlike [`finish`], never widened to `Object`, which would make an
+/// overload look less specific than it may be.
+fn at_own_bound(p: &Ty, c: &FoundMethod<'_>) -> Ty {
+    match p {
+        Ty::Var(v) => match c.method.type_params.iter().find(|tp| tp.name == *v) {
+            Some(tp) => tp.bounds.first().cloned().unwrap_or_else(Ty::object),
+            None => p.clone(),
+        },
+        _ => p.clone(),
+    }
+}
+
 fn finish(t: &Ty, vars: &[TypeParam]) -> Ty {
     if vars.is_empty() || !mentions(t, vars) {
         return t.clone();

@@ -321,7 +321,8 @@ a.RedisDetails.host -> ext org.testcontainers.RedisContainer.getPort
 #[test]
 fn a_lambda_parameter_whose_type_mentions_a_variable_nothing_binds() {
     // `of(Consumer<Members<T>>)` with nothing to bind `T`: the lambda's parameter is a
-    // `Members` whatever `T` is, and its calls are `Members`' methods.
+    // `Members` whatever `T` is, and its calls are `Members`' methods. `each(Consumer<T>)`
+    // leaves the parameter itself unbound: unknown, not an `Object`.
     check(
         r#"
 //- /src/a/JsonWriter.java
@@ -330,6 +331,7 @@ import java.util.function.Consumer;
 public interface JsonWriter<T> {
     void write(T t);
     static <T> JsonWriter<T> of(Consumer<Members<T>> members) { return null; }
+    static <T> void each(Consumer<T> action) {}
     final class Members<T> {
         public void add() {}
         public void add(String name) {}
@@ -341,12 +343,15 @@ class Use {
     void run() {
         JsonWriter.of((members) -> members.add("x"));
         JsonWriter.of(m -> m.add());
+        JsonWriter.each(x -> x.hashCode());
     }
 }
 "#,
         r#"
+a.Use.run -> ? type of local x not known
 a.Use.run -> a.JsonWriter.Members.add()
 a.Use.run -> a.JsonWriter.Members.add(String)
+a.Use.run -> a.JsonWriter.each
 a.Use.run -> a.JsonWriter.of
 "#,
     );

@@ -332,8 +332,10 @@ impl Scope<'_> {
                     Err(reason) => self
                         .agreed_external(site, depth)
                         .unwrap_or_else(|| unresolved(reason)),
-                    Ok(Recv::Instance(t) | Recv::Static(t)) if !t.internal => {
-                        self.external(site, t.fqn, depth)
+                    Ok(Recv::Static(t)) if !t.internal => self.external(site, t.fqn, true, depth),
+                    Ok(Recv::Instance(t)) if !t.internal => {
+                        let exact = self.typer.exact(r, site.byte, depth + 1);
+                        self.external(site, t.fqn, exact, depth)
                     }
                     Ok(Recv::Instance(t) | Recv::Static(t)) => self.select(&t.fqn, &site.name, site, depth),
                 },
@@ -342,9 +344,12 @@ impl Scope<'_> {
     }
 
     /// A call of a method of the external type `fqn`: named at the type that declares
-    /// it where the type model knows the method.
-    fn external(&self, site: &CallSite, fqn: String, depth: usize) -> Target {
-        if self.typer.lacks_method(&fqn, &site.name) {
+    /// it where the type model knows the method. A method the models lack is missing
+    /// unless a bundled library model answers for `fqn` and `fqn` is the receiver's own
+    /// static type (`exact`): the library may have added the method since that model's
+    /// version, and the call is then on `fqn`, as on a type no layer models.
+    fn external(&self, site: &CallSite, fqn: String, exact: bool, depth: usize) -> Target {
+        if self.typer.lacks_method(&fqn, &site.name) && !(exact && self.typer.bundled_model(&fqn)) {
             return unresolved(format!("no method {} on {fqn}", site.name));
         }
         let declaring = self.typer.call(site, depth + 1).and_then(|choice| {
@@ -888,7 +893,13 @@ impl Scope<'_> {
                     || JDK_VALUE_TYPES.contains(&ra.fqn.as_str())
                     || JDK_VALUE_TYPES.contains(&rp.fqn.as_str())
                 {
-                    Fit::No
+                    // A value type still passes as an interface the JDK says it implements
+                    // (`String` as `CharSequence`).
+                    if self.typer.surely_subtype(&ra.fqn, &rp.fqn) {
+                        Fit::Maybe
+                    } else {
+                        Fit::No
+                    }
                 } else {
                     Fit::Maybe
                 }

@@ -864,6 +864,52 @@ a.ThrowTest.rejects -> ext org.assertj.core.api.ListAssert.contains
     );
 }
 
+/// The bundled library models are of one version of each library; code written against a
+/// later one calls members they lack (`rootCause()` came with AssertJ 3.16, the model is
+/// 3.14; `shouldHaveNoInteractions` with Mockito 3). Such a call is on its receiver's type,
+/// named there as a call on a type no layer models is, and what it returns stays unknown.
+/// The look-alikes stay unresolved with the reason: a JDK type, whose model is of the JDK
+/// the code is built against, lacks the member for real; and a receiver typed at a type
+/// variable's bound (`asInstanceOf(factory)` whose factory is not typed gives `ASSERT` at
+/// `AbstractAssert`, `isInstanceOf` gives `SELF` under a wildcard) is a supertype of the
+/// static type, so a member it lacks may be the real type's.
+#[test]
+fn a_member_a_bundled_model_lacks_is_called_on_the_receiver_type() {
+    check(
+        r#"
+//- /src/a/CauseTest.java
+package a;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.then;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import java.util.List;
+public class CauseTest {
+    void causes(RuntimeException e, Runnable mock, String s, List<String> names) {
+        assertThat(e).rootCause().isInstanceOf(IllegalStateException.class);
+        then(mock).shouldHaveNoInteractions();
+        s.strip().stripAll();
+        assertThat(e).isInstanceOf(RuntimeException.class).cause();
+        assertThat(names).asInstanceOf(InstanceOfAssertFactories.collection(String.class)).containsExactly("a");
+    }
+}
+"#,
+        r#"
+a.CauseTest.causes -> ? no method cause on org.assertj.core.api.AbstractThrowableAssert
+a.CauseTest.causes -> ? no method containsExactly on org.assertj.core.api.AbstractAssert
+a.CauseTest.causes -> ? no method stripAll on java.lang.String
+a.CauseTest.causes -> ? result of external org.assertj.core.api.AbstractThrowableAssert.rootCause not typed
+a.CauseTest.causes -> ext java.lang.String.strip
+a.CauseTest.causes -> ext org.assertj.core.api.AbstractAssert.asInstanceOf
+a.CauseTest.causes -> ext org.assertj.core.api.AbstractAssert.isInstanceOf
+a.CauseTest.causes -> ext org.assertj.core.api.AbstractThrowableAssert.rootCause
+a.CauseTest.causes -> ext org.assertj.core.api.Assertions.assertThat
+a.CauseTest.causes -> ext org.assertj.core.api.InstanceOfAssertFactories.collection
+a.CauseTest.causes -> ext org.mockito.BDDMockito.Then.shouldHaveNoInteractions
+a.CauseTest.causes -> ext org.mockito.BDDMockito.then
+"#,
+    );
+}
+
 /// A call whose overloads cannot be told apart (its argument is of a type nothing declares)
 /// has one of several results; a call on it is resolved when every one of them gives the
 /// same method — `within(x)` is an `Offset` of whichever number `x` is, and `hashCode` is
@@ -894,6 +940,43 @@ a.Tolerances.offset -> ext org.assertj.core.data.Offset.hashCode
 a.Tolerances.unknown -> ? result of external org.assertj.core.api.Assertions.assertThat not typed
 a.Tolerances.unknown -> ext com.example.unseen.Settings.tolerance
 a.Tolerances.unknown -> ext org.assertj.core.api.Assertions.assertThat
+"#,
+    );
+}
+
+/// An overload whose parameter is the argument's own declared type is chosen although the
+/// other overloads' parameter types are of libraries no layer models: to be more specific
+/// one would have to take a type that is both a subtype and a supertype of the argument's
+/// — its own class. A `String` passes as the `CharSequence` the JDK says it is. The
+/// look-alikes stay "one of 3": an argument no layer types (a constant of an unmodelled
+/// enum, a lambda) and one of an unmodelled type that may be a subtype of each.
+#[test]
+fn an_argument_of_the_parameter_own_type_chooses_the_overload_despite_unknowns() {
+    check(
+        r#"
+//- /src/a/J.java
+package a;
+import org.skyscreamer.jsonassert.JSONCompareMode;
+import org.skyscreamer.jsonassert.comparator.JSONComparator;
+import org.skyscreamer.jsonassert.Lenient;
+import org.springframework.util.function.ThrowingFunction;
+public class J {
+    private String compare(CharSequence e, JSONCompareMode m) { return null; }
+    private String compare(CharSequence e, JSONComparator c) { return null; }
+    private String compare(CharSequence e, ThrowingFunction<String, String> f) { return null; }
+    void exact(String s, JSONCompareMode mode) {
+        compare(s, mode);
+    }
+    void unknown(String s, Lenient lenient) {
+        compare(s, JSONCompareMode.LENIENT);
+        compare(s, (x) -> x);
+        compare(s, lenient);
+    }
+}
+"#,
+        r#"
+a.J.exact -> a.J.compare(CharSequence, JSONCompareMode)
+a.J.unknown -> one of 3: a.J.compare(CharSequence, JSONCompareMode) | a.J.compare(CharSequence, JSONComparator) | a.J.compare(CharSequence, ThrowingFunction)
 "#,
     );
 }

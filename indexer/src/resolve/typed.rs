@@ -205,6 +205,68 @@ impl<'a> Typer<'a> {
         !self.types.has_method(&info.binary, name, false)
     }
 
+    /// Whether the class of source name `sub` is known to be a subtype of `sup`'s (both
+    /// modelled, the walk between them known): `String` of `CharSequence`.
+    pub(crate) fn surely_subtype(&self, sub: &str, sup: &str) -> bool {
+        match (self.types.by_fqn(sub), self.types.by_fqn(sup)) {
+            (Some(a), Some(b)) => self.subtype(&a.binary, &b.binary) == Fit::Strict,
+            _ => false,
+        }
+    }
+
+    /// Whether the bundled library models answer for the external type `fqn` or one of
+    /// its supertypes. Those models are of one version of each library, and the code may
+    /// be written against a later one that added a member (`rootCause()` came with AssertJ
+    /// 3.16, the bundled model is 3.14), so a member they lack is not known to be missing.
+    pub(crate) fn bundled_model(&self, fqn: &str) -> bool {
+        let Some(info) = self.types.by_fqn(fqn) else {
+            return false;
+        };
+        let walk = self.types.supertypes(&ClassTy::plain(info.binary.clone()));
+        walk.iter().any(|(s, _)| self.bundled(&s.name))
+    }
+
+    /// Whether the type of expression `r` is its static type as javac has it, not a
+    /// supertype the typer fell back on: not a type variable taken at its bound (a
+    /// method's own variable nothing binds, `SELF` under a wildcard), not a lambda
+    /// parameter's. A declared type, a `new`, a literal, and a call whose declared result
+    /// is no bare type variable are; a `var` is what its initializer is.
+    pub(crate) fn exact(&self, r: &Receiver, byte: usize, depth: usize) -> bool {
+        if depth > MAX_DEPTH || self.spent() {
+            return false;
+        }
+        let declared = |t: &Ty| matches!(t, Ty::Class(_) | Ty::Prim(_));
+        match r {
+            Receiver::Name(n) => {
+                if let Some(local) = self.method.find_local(n, byte) {
+                    return match (&local.ty, &local.init) {
+                        (Some(t), _) => self.written(t).is_some_and(|t| declared(&t)),
+                        (None, Some(init)) => self.exact(init, local.scope.0, depth + 1),
+                        _ => false,
+                    };
+                }
+                if let Some(p) = self.method.param_at(n, byte) {
+                    return self.written(&p.ty).is_some_and(|t| declared(&t));
+                }
+                let here = self.this_ty(self.from);
+                self.types
+                    .find_field(&here, n)
+                    .is_some_and(|f| declared(&f.field.ty))
+            }
+            Receiver::Field(inner, f) if **inner == Receiver::This => {
+                let here = self.this_ty(self.from);
+                self.types
+                    .find_field(&here, f)
+                    .is_some_and(|f| declared(&f.field.ty))
+            }
+            Receiver::Call(cs) => self
+                .call(cs, depth + 1)
+                .is_some_and(|choice| choice.found.iter().all(|f| declared(&f.method.ret))),
+            Receiver::New(_) | Receiver::Literal(_) | Receiver::ClassLit(_) => true,
+            _ => false,
+        }
+    }
+
     /// Whether the type model (dependencies, bundled libraries, the JDK) declares the
     /// type of source name `fqn`.
     pub(crate) fn knows(&self, fqn: &str) -> bool {
@@ -664,7 +726,7 @@ impl<'a> Typer<'a> {
                 .collect();
             self.most_specific(phase)
         } else if let Some(sure) = fixed_arity
-            .then(|| self.sure_despite_unknowns(&fitting))
+            .then(|| self.sure_despite_unknowns(&fitting, &args))
             .flatten()
         {
             vec![sure]
@@ -690,7 +752,17 @@ impl<'a> Typer<'a> {
     /// specific method and not compile. Either way `best` is the one called
     /// (JLS §15.12.2.5). Only for fixed-arity candidates: phase 3 is never reached
     /// when phase 1 finds one.
-    fn sure_despite_unknowns(&self, fitting: &[(FoundMethod<'a>, Fit)]) -> Option<FoundMethod<'a>> {
+    ///
+    /// A parameter of `best` that is the argument's own type settles it too: a candidate
+    /// whose parameter there is of another class would, to be more specific, take a
+    /// subtype of the argument's type that the argument is also a subtype of — the same
+    /// class. So `compare(s, mode)` with `mode` declared `JSONCompareMode` is
+    /// `compare(CharSequence, JSONCompareMode)`, whatever `JSONComparator` is.
+    fn sure_despite_unknowns(
+        &self,
+        fitting: &[(FoundMethod<'a>, Fit)],
+        args: &[Arg],
+    ) -> Option<FoundMethod<'a>> {
         let strict: Vec<FoundMethod<'a>> = fitting
             .iter()
             .filter(|(_, f)| *f == Fit::Strict)
@@ -698,10 +770,14 @@ impl<'a> Typer<'a> {
             .collect();
         let [best] = <[FoundMethod<'a>; 1]>::try_from(self.most_specific(strict)).ok()?;
         let surely_not_more_specific = |c: &FoundMethod<'_>| {
-            c.params
-                .iter()
-                .zip(&best.params)
-                .any(|(x, y)| self.fit_ty(&at_own_bound(x, c), y, &best) == Fit::No)
+            c.params.iter().zip(&best.params).zip(args).any(|((x, y), a)| {
+                let x = at_own_bound(x, c);
+                let own_type = match (a, y, &x) {
+                    (Arg::Value(Ty::Class(a)), Ty::Class(y), Ty::Class(x)) => a == y && x.name != y.name,
+                    _ => false,
+                };
+                own_type || self.fit_ty(&x, y, &best) == Fit::No
+            })
         };
         fitting
             .iter()
@@ -870,6 +946,16 @@ impl<'a> Typer<'a> {
 
     fn known(&self, binary: &str) -> bool {
         !binary.starts_with(UNKNOWN) && self.types.by_binary(binary).is_some()
+    }
+
+    /// Whether the layer that answers for `binary` is the bundled library models (not a
+    /// jar on disk, which is the version the code is built against, nor the JDK).
+    fn bundled(&self, binary: &str) -> bool {
+        let bundled = crate::typemodel::libraries::libraries().by_binary(binary);
+        match (self.types.by_binary(binary), bundled) {
+            (Some(answered), Some(bundled)) => std::ptr::eq(answered, bundled),
+            _ => false,
+        }
     }
 
     /// Whether class `sub` is `sup` or a subtype: `Maybe` when the walk meets a type no

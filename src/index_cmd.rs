@@ -193,8 +193,8 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
     for r in reports {
         let _ = writeln!(
             out,
-            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file).",
-            r.product, r.code_parsed, r.code_reused
+            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file); resolved calls of {} reused (all resolve again when a declaration of the product changes or moves).",
+            r.product, r.code_parsed, r.code_reused, r.calls_reused
         );
         let _ = write!(out, "{}", dependency_line(r));
     }
@@ -292,6 +292,7 @@ mod tests {
             seconds: 0.0,
             code_parsed: 0,
             code_reused: 0,
+            calls_reused: 0,
             dependencies,
         }
     }

@@ -41,6 +41,10 @@ pub struct RunSummary {
     /// Code files whose facts an earlier run's parse gave (content unchanged).
     #[serde(default)]
     pub code_reused: u64,
+    /// Code files whose resolved calls an earlier run gave (no skeleton of the product,
+    /// module layout or dependency changed).
+    #[serde(default)]
+    pub calls_reused: u64,
     /// Declared dependencies and classpath entries: whose types calls were resolved with.
     #[serde(default)]
     pub dependencies: Vec<SummaryDependency>,
@@ -80,6 +84,7 @@ impl From<&ProductReport> for RunSummary {
             seconds: r.elapsed.as_secs_f64(),
             code_parsed: r.code_parsed,
             code_reused: r.code_reused,
+            calls_reused: r.calls_reused,
             dependencies: r
                 .dependencies
                 .iter()

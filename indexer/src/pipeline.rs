@@ -95,6 +95,9 @@ pub struct ProductReport {
     pub code_parsed: u64,
     /// Code files whose facts were reused from an earlier run (unchanged content).
     pub code_reused: u64,
+    /// Code files whose resolved calls were reused: unchanged, and no declaration of the
+    /// product, module layout or dependency changed either.
+    pub calls_reused: u64,
     /// The dependencies the builds declare and the classpath lists: whose types the
     /// resolver had, and why not the others'.
     pub dependencies: Vec<DependencyTyping>,
@@ -192,6 +195,7 @@ pub fn index_product_with(
         commit,
         code_parsed: cache.parsed,
         code_reused: cache.reused,
+        calls_reused: cache.calls_reused,
         dependencies: run.dependencies,
     })
 }
@@ -1181,6 +1185,14 @@ fn index_code(
         _ => (&table, &product_types, &product),
     };
 
+    // What every file's calls resolve against: unchanged, a file's cached calls hold.
+    // Modules by name: a module's node id is the generation's, not the same from run to run.
+    let module_names: Vec<Option<String>> = skeletons
+        .iter()
+        .map(|f| (code.service_of)(&f.path).map(|(_, name)| name.to_string()))
+        .collect();
+    let context = cache::resolution_context(&skeletons, &module_names, &run.dependencies);
+
     // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
     // keeping every body): resolve, recognise, write.
     let mut topics = Topics::default();
@@ -1203,10 +1215,18 @@ fn index_code(
                 .collect();
             let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
             let cached = cache.lookup(&keys)?;
-            known
+            let call_keys: Vec<FactsDigest> = keys.iter().map(|d| cache::calls_digest(&context, d)).collect();
+            let cached_calls = if cache.reuse {
+                cache.lookup(&call_keys)?
+            } else {
+                vec![None; call_keys.len()]
+            };
+            cache.used.extend(&call_keys);
+            let done: Vec<_> = known
                 .into_par_iter()
                 .zip(cached)
-                .filter_map(|((f, _), bytes)| {
+                .zip(cached_calls.into_par_iter().zip(call_keys))
+                .filter_map(|(((f, _), bytes), (call_bytes, call_key))| {
                     let file = match bytes.as_deref().and_then(cache::decode) {
                         Some(file) => file,
                         None => {
@@ -1218,12 +1238,30 @@ fn index_code(
                     };
                     let module = (code.service_of)(&f.rel).map(|(id, _)| id);
                     let (table, types, product) = seen_from(module);
-                    let calls = resolve::resolve_calls_typed(&file, table, types);
+                    let (calls, fresh) = match call_bytes.as_deref().and_then(cache::decode_calls) {
+                        Some(calls) => (calls, None),
+                        None => {
+                            let calls = resolve::resolve_calls_typed(&file, table, types);
+                            let bytes = cache::encode_calls(&calls);
+                            (calls, Some((call_key, bytes)))
+                        }
+                    };
                     let declared = frameworks::declared(product, &file);
                     let called = frameworks::calls(product, &file, &calls);
-                    Some((file, calls, declared, called))
+                    Some(((file, calls, declared, called), fresh))
                 })
-                .collect()
+                .collect();
+            let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
+            let mut out = Vec::with_capacity(done.len());
+            for (item, entry) in done {
+                match entry {
+                    Some(e) => fresh.push(e),
+                    None => cache.calls_reused += 1,
+                }
+                out.push(item);
+            }
+            cache.store.cache_facts(&fresh)?;
+            out
         };
         for (file, calls, declared, called) in recognised {
             let targets = Targets {

@@ -4,18 +4,26 @@
 //!
 //! The key is a SHA-256 over the indexer's build identity, the file's path in its
 //! repository and its bytes, so an entry is true of its key forever: any edit, rename or
-//! new build of semgraph is a different key, and a stale entry can never be read. Only the
-//! front-end's parse is cached; everything that depends on more than one file (the symbol
-//! table, resolution, the recognisers, emit) runs again over the facts of every file, so
-//! an incremental run writes exactly the graph a full run writes.
+//! new build of semgraph is a different key, and a stale entry can never be read.
+//!
+//! A file's resolved calls are cached too, under a key that adds the digest of everything
+//! resolution reads besides the file ([`resolution_context`]): every file's skeleton (its
+//! declarations, the only part of another file resolution sees), the module each file is
+//! in, and the dependency jars typed (path, size, modification time). An edit inside a
+//! method body leaves that context as it was, so every other file's calls are read back;
+//! an edit of any declaration anywhere changes it, and every file resolves again. The
+//! symbol table, the recognisers and emit run again over every file, so an incremental run
+//! writes exactly the graph a full run writes.
 
 use std::sync::OnceLock;
 
 use semgraph_storage::{FactsDigest, Store};
 use sha2::{Digest, Sha256};
 
+use crate::company::DependencyTyping;
 use crate::error::IndexError;
 use crate::facts::CodeFile;
+use crate::resolve::ResolvedCall;
 
 /// Bumped whenever the shape or meaning of the facts changes; the build identity below
 /// already changes with every new binary, this guards a build that reuses one.
@@ -45,6 +53,8 @@ pub(crate) struct FactsCache<'s> {
     pub(crate) parsed: u64,
     /// Code files whose cached facts were reused.
     pub(crate) reused: u64,
+    /// Code files whose cached resolved calls were reused.
+    pub(crate) calls_reused: u64,
 }
 
 impl<'s> FactsCache<'s> {
@@ -55,6 +65,7 @@ impl<'s> FactsCache<'s> {
             used: Vec::new(),
             parsed: 0,
             reused: 0,
+            calls_reused: 0,
         }
     }
 
@@ -112,4 +123,61 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<CodeFile> {
     bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
         .ok()
         .map(|(file, _)| file)
+}
+
+/// The digest of what resolving one file's calls reads besides the file itself: the build,
+/// every file's skeleton and module (in the run's order), and each dependency's typing
+/// with the size and modification time of the jar or folder it was typed from.
+pub(crate) fn resolution_context<M: std::fmt::Debug>(
+    skeletons: &[CodeFile],
+    modules: &[M],
+    dependencies: &[DependencyTyping],
+) -> FactsDigest {
+    let mut h = Sha256::new();
+    let part = |h: &mut Sha256, bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    part(&mut h, b"resolution context");
+    part(&mut h, build_identity());
+    for (file, module) in skeletons.iter().zip(modules) {
+        part(&mut h, file.path.as_bytes());
+        part(&mut h, format!("{module:?}").as_bytes());
+        part(&mut h, &encode(file));
+    }
+    for d in dependencies {
+        part(&mut h, d.coordinate.as_bytes());
+        part(&mut h, format!("{:?} {:?}", d.typed_from, d.why_not).as_bytes());
+        if let Some(meta) = d.typed_from.as_ref().and_then(|p| std::fs::metadata(p).ok()) {
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            part(&mut h, format!("{} {modified}", meta.len()).as_bytes());
+        }
+    }
+    h.finalize().into()
+}
+
+/// The cache key of one file's resolved calls: its facts' key within a resolution context.
+pub(crate) fn calls_digest(context: &FactsDigest, file: &FactsDigest) -> FactsDigest {
+    let mut h = Sha256::new();
+    h.update(b"resolved calls");
+    h.update(context);
+    h.update(file);
+    h.finalize().into()
+}
+
+/// The bytes cached for a file's resolved calls.
+pub(crate) fn encode_calls(calls: &[ResolvedCall]) -> Vec<u8> {
+    bincode::encode_to_vec(calls, bincode::config::standard()).unwrap_or_default()
+}
+
+/// A file's resolved calls from their cached bytes; `None` for bytes this build cannot read.
+pub(crate) fn decode_calls(bytes: &[u8]) -> Option<Vec<ResolvedCall>> {
+    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
+        .ok()
+        .map(|(calls, _)| calls)
 }

@@ -393,8 +393,11 @@ fn check_sequence(steps: &[Step]) -> Result<(), TestCaseError> {
         let reused: u64 = reports.iter().map(|r| r.code_reused).sum();
         prop_assert_eq!(parsed + reused, java_files, "every code file is parsed or reused");
         prop_assert_eq!(full_reports.iter().map(|r| r.code_reused).sum::<u64>(), 0);
+        prop_assert_eq!(full_reports.iter().map(|r| r.calls_reused).sum::<u64>(), 0);
         if matches!(s, Step::Again) {
             prop_assert_eq!(parsed, 0, "an unchanged tree parses nothing");
+            let calls_reused: u64 = reports.iter().map(|r| r.calls_reused).sum();
+            prop_assert_eq!(calls_reused, java_files, "an unchanged tree resolves nothing");
         }
         let (got, want) = (graph(&store), graph(&full));
         for (part, want_part) in &want {
@@ -476,7 +479,54 @@ fn the_generated_company_has_what_the_comparison_needs() {
     );
     assert_eq!(
         store.cached_facts_count().expect("count"),
-        6,
-        "one cache entry per Java file"
+        12,
+        "two cache entries per Java file: its facts and its resolved calls"
+    );
+}
+
+/// What a file's calls resolve against is every skeleton of its product: an edit of a
+/// config or schema file changes none, and every file's resolved calls are read back; an
+/// edit of a Java file (its declarations, or only the places of the ones after the edit)
+/// changes its product's, and every file of that product resolves again — the other
+/// product's calls are still reused. The graph is a full run's each time.
+#[test]
+fn calls_are_reused_while_no_skeleton_of_the_product_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("src");
+    let mut tree = start_tree();
+    write_tree(&root, &tree);
+    let store_dir = dir.path().join("store");
+    let store = Store::open(&store_dir).expect("store");
+    index_all(&store, &company(&root, &store_dir), IndexMode::Incremental);
+    let reindex = |tree: &Tree| {
+        write_tree(&root, tree);
+        let reports = index_all(&store, &company(&root, &store_dir), IndexMode::Incremental);
+        let full_dir = dir.path().join("full");
+        let full = Store::open(&full_dir).expect("store");
+        index_all(&full, &company(&root, &full_dir), IndexMode::Full);
+        assert_eq!(
+            graph(&store),
+            graph(&full),
+            "the incremental graph is a full run's"
+        );
+        drop(full);
+        std::fs::remove_dir_all(&full_dir).expect("remove the full store");
+        reports.iter().map(|r| r.calls_reused).sum::<u64>()
+    };
+    let files = tree.java.len() as u64;
+    tree.config[0] = 1;
+    tree.schema[1] = 1;
+    assert_eq!(
+        reindex(&tree),
+        files,
+        "no Java file changed: every file's calls are reused"
+    );
+    let shop = tree.java.iter().position(|f| f.module == 0).expect("a shop file");
+    tree.java[shop].variant = 1;
+    let web = tree.java.iter().filter(|f| f.module == 2).count() as u64;
+    assert_eq!(
+        reindex(&tree),
+        web,
+        "a file of shop changed: every file of shop resolves again, web's not"
     );
 }

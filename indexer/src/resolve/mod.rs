@@ -46,14 +46,14 @@ pub(crate) fn resolve_calls_typed(
 }
 
 /// A method of the product: type fqn, name and erased simple parameter types.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, bincode::Encode, bincode::Decode)]
 pub(crate) struct MethodKey {
     pub(crate) type_fqn: String,
     pub(crate) name: String,
     pub(crate) params: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) enum Target {
     Internal(MethodKey),
     External {
@@ -68,7 +68,7 @@ pub(crate) enum Target {
     Ambiguous(Vec<MethodKey>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) struct ResolvedCall {
     pub(crate) caller: MethodKey,
     /// The call site's index among the caller's `calls`.

@@ -86,18 +86,25 @@ fn build_identity() -> &'static [u8] {
         );
         if let Ok(exe) = std::env::current_exe() {
             id.push_str(&format!(" exe {}", exe.display()));
-            if let Ok(meta) = std::fs::metadata(&exe) {
-                let modified = meta
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos())
-                    .unwrap_or(0);
-                id.push_str(&format!(" {} {modified}", meta.len()));
+            if let Some(stamp) = size_and_modified(&exe) {
+                id.push_str(&format!(" {stamp}"));
             }
         }
         id.into_bytes()
     })
+}
+
+/// A file's size and modification time (nanoseconds since the epoch, 0 where the file
+/// system keeps none), as text: what tells a rebuilt binary or a replaced jar apart.
+fn size_and_modified(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    Some(format!("{} {modified}", meta.len()))
 }
 
 /// The cache key of one file's facts.
@@ -148,14 +155,8 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
     for d in dependencies {
         part(&mut h, d.coordinate.as_bytes());
         part(&mut h, format!("{:?} {:?}", d.typed_from, d.why_not).as_bytes());
-        if let Some(meta) = d.typed_from.as_ref().and_then(|p| std::fs::metadata(p).ok()) {
-            let modified = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|d| d.as_nanos())
-                .unwrap_or(0);
-            part(&mut h, format!("{} {modified}", meta.len()).as_bytes());
+        if let Some(stamp) = d.typed_from.as_ref().and_then(|p| size_and_modified(p.as_ref())) {
+            part(&mut h, stamp.as_bytes());
         }
     }
     h.finalize().into()

@@ -193,7 +193,7 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
     for r in reports {
         let _ = writeln!(
             out,
-            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file); resolved calls of {} reused (all resolve again when a declaration of the product changes or moves).",
+            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file); resolved calls of {} reused (all resolve again when a declaration of the product changes).",
             r.product, r.code_parsed, r.code_reused, r.calls_reused
         );
         let _ = write!(out, "{}", dependency_line(r));

@@ -41,8 +41,8 @@ pub struct RunSummary {
     /// Code files whose facts an earlier run's parse gave (content unchanged).
     #[serde(default)]
     pub code_reused: u64,
-    /// Code files whose resolved calls an earlier run gave (no skeleton of the product,
-    /// module layout or dependency changed).
+    /// Code files whose resolved calls an earlier run gave (no declaration of the
+    /// product, module layout or dependency changed).
     #[serde(default)]
     pub calls_reused: u64,
     /// Declared dependencies and classpath entries: whose types calls were resolved with.

@@ -96,7 +96,7 @@ pub struct ProductReport {
     /// Code files whose facts were reused from an earlier run (unchanged content).
     pub code_reused: u64,
     /// Code files whose resolved calls were reused: unchanged, and no declaration of the
-    /// product, module layout or dependency changed either.
+    /// product, module layout or dependency changed either (bodies may have).
     pub calls_reused: u64,
     /// The dependencies the builds declare and the classpath lists: whose types the
     /// resolver had, and why not the others'.

@@ -7,11 +7,12 @@
 //! new build of semgraph is a different key, and a stale entry can never be read.
 //!
 //! A file's resolved calls are cached too, under a key that adds the digest of everything
-//! resolution reads besides the file ([`resolution_context`]): every file's skeleton (its
-//! declarations, the only part of another file resolution sees), the module each file is
-//! in, and the dependency jars typed (path, size, modification time). An edit inside a
-//! method body leaves that context as it was, so every other file's calls are read back;
-//! an edit of any declaration anywhere changes it, and every file resolves again. The
+//! resolution reads besides the file ([`resolution_context`]): every file's declarations
+//! (its skeleton without positions and call sites, the only part of another file
+//! resolution sees), the module each file is in, and the dependency jars typed (path,
+//! size, modification time). An edit inside a method body leaves that context as it was,
+//! even though it moves the declarations after it, so every other file's calls are read
+//! back; an edit of any declaration anywhere changes it, and every file resolves again. The
 //! symbol table, the recognisers and emit run again over every file, so an incremental run
 //! writes exactly the graph a full run writes.
 
@@ -133,8 +134,9 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<CodeFile> {
 }
 
 /// The digest of what resolving one file's calls reads besides the file itself: the build,
-/// every file's skeleton and module (in the run's order), and each dependency's typing
-/// with the size and modification time of the jar or folder it was typed from.
+/// every file's declarations ([`declarations`]) and module (in the run's order), and each
+/// dependency's typing with the size and modification time of the jar or folder it was
+/// typed from.
 pub(crate) fn resolution_context<M: std::fmt::Debug>(
     skeletons: &[CodeFile],
     modules: &[M],
@@ -150,7 +152,7 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
     for (file, module) in skeletons.iter().zip(modules) {
         part(&mut h, file.path.as_bytes());
         part(&mut h, format!("{module:?}").as_bytes());
-        part(&mut h, &encode(file));
+        part(&mut h, &encode(&declarations(file)));
     }
     for d in dependencies {
         part(&mut h, d.coordinate.as_bytes());
@@ -160,6 +162,41 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
         }
     }
     h.finalize().into()
+}
+
+/// What of a skeleton another file's resolution reads: the skeleton without where anything
+/// sits (lines, byte spans) and without method bodies' call sites and locals (a
+/// constructor's included). The symbol table (`resolve/symbols.rs`) and the product's type
+/// model (`resolve/types.rs`) are built from names, kinds, modifiers, supertypes,
+/// signatures, fields, imports and type parameters only — never from a position or a call
+/// site of another file — so an edit inside a body, which moves every declaration after it,
+/// leaves the other files' calls as they were. Whatever else the skeleton holds (field
+/// assignments, returns, annotations, constants) stays, whether resolution reads it or not.
+fn declarations(skeleton: &CodeFile) -> CodeFile {
+    let mut file = skeleton.clone();
+    for i in &mut file.imports {
+        i.line = 0;
+    }
+    file.diagnostics = Vec::new();
+    for t in &mut file.types {
+        t.line_start = 0;
+        t.line_end = 0;
+        for f in &mut t.fields {
+            f.line = 0;
+        }
+        for m in &mut t.methods {
+            m.line_start = 0;
+            m.line_end = 0;
+            m.span = (0, 0);
+            m.calls = Vec::new();
+            m.locals = Vec::new();
+            m.strings = Vec::new();
+            m.local_inits = Vec::new();
+            m.string_locals = Vec::new();
+            m.typed_values = Vec::new();
+        }
+    }
+    file
 }
 
 /// The cache key of one file's resolved calls: its facts' key within a resolution context.

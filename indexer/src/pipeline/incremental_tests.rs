@@ -484,13 +484,14 @@ fn the_generated_company_has_what_the_comparison_needs() {
     );
 }
 
-/// What a file's calls resolve against is every skeleton of its product: an edit of a
-/// config or schema file changes none, and every file's resolved calls are read back; an
-/// edit of a Java file (its declarations, or only the places of the ones after the edit)
-/// changes its product's, and every file of that product resolves again — the other
-/// product's calls are still reused. The graph is a full run's each time.
+/// What a file's calls resolve against is every declaration of its product, not where it
+/// sits: an edit of a config or schema file changes none, and every file's resolved calls
+/// are read back; an edit inside a method body moves the declarations after it but changes
+/// none, and only the edited file resolves again; an edit of a signature changes its
+/// product's, and every file of that product resolves again — the other product's calls
+/// are still reused. The graph is a full run's each time.
 #[test]
-fn calls_are_reused_while_no_skeleton_of_the_product_changes() {
+fn calls_are_reused_while_no_declaration_of_the_product_changes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().join("src");
     let mut tree = start_tree();
@@ -498,8 +499,9 @@ fn calls_are_reused_while_no_skeleton_of_the_product_changes() {
     let store_dir = dir.path().join("store");
     let store = Store::open(&store_dir).expect("store");
     index_all(&store, &company(&root, &store_dir), IndexMode::Incremental);
-    let reindex = |tree: &Tree| {
+    let reindex = |tree: &Tree, edit: &dyn Fn()| {
         write_tree(&root, tree);
+        edit();
         let reports = index_all(&store, &company(&root, &store_dir), IndexMode::Incremental);
         let full_dir = dir.path().join("full");
         let full = Store::open(&full_dir).expect("store");
@@ -517,16 +519,33 @@ fn calls_are_reused_while_no_skeleton_of_the_product_changes() {
     tree.config[0] = 1;
     tree.schema[1] = 1;
     assert_eq!(
-        reindex(&tree),
+        reindex(&tree, &|| ()),
         files,
         "no Java file changed: every file's calls are reused"
     );
-    let shop = tree.java.iter().position(|f| f.module == 0).expect("a shop file");
+    let shop = tree
+        .java
+        .iter()
+        .position(|f| f.module == 0 && !f.controller)
+        .expect("a shop service");
+    let (repo, rel) = java_rel(&tree.java[shop]);
+    let path = root.join(["shop", "web"][repo]).join(rel);
+    let body_edit = || {
+        let text = std::fs::read_to_string(&path).expect("read");
+        let edited = text.replacen("other.work();", "other.work();\n        other.work();", 1);
+        assert_ne!(edited, text, "the fixture has the call to repeat");
+        std::fs::write(&path, edited).expect("write");
+    };
+    assert_eq!(
+        reindex(&tree, &body_edit),
+        files - 1,
+        "a body edit moves the declarations after it and changes none: only that file resolves"
+    );
     tree.java[shop].variant = 1;
     let web = tree.java.iter().filter(|f| f.module == 2).count() as u64;
     assert_eq!(
-        reindex(&tree),
+        reindex(&tree, &|| ()),
         web,
-        "a file of shop changed: every file of shop resolves again, web's not"
+        "a signature of shop changed: every file of shop resolves again, web's not"
     );
 }

@@ -8,8 +8,10 @@ Copies TREE (never modified) into WORK, indexes it fully into a fresh store, the
 - re-indexes with `--full` (the cost an incremental run is compared with),
 and prints one markdown table of wall times with the load average seen at each run, plus
 what each run's summary says it parsed and reused. A change appends a comment line to the
-file (its content, hence its digest, changes; its facts do not). Targets (spring-boot,
-release build): 1 file <= 2 s, 100 files <= 5 s.
+file (its content, hence its digest, changes; its facts do not); then one file gets a line
+inserted at its top (every declaration moves, none changes: the other files' resolved calls
+are reused) and one a method added (a declaration changes: the whole product resolves).
+Targets (spring-boot, release build): 1 file <= 2 s, 100 files <= 5 s.
 
     cargo build --release
     python3 benches/incremental.py --bin target/release/semgraph --tree /tmp/repos/spring-boot
@@ -36,13 +38,28 @@ def index(bin_path, tree, store, full=False):
     seconds = time.monotonic() - started
     m = re.search(r": (\d+) code files parsed, (\d+) unchanged", out)
     parsed, reused = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-    return seconds, load, parsed, reused
+    c = re.search(r"resolved calls of (\d+) reused", out)
+    calls = int(c.group(1)) if c else None
+    return seconds, load, parsed, reused, calls
 
 
 def touch(files, n, round_no):
     for f in files[:n]:
         with open(f, "a", encoding="utf-8") as out:
             out.write(f"\n// edited {round_no}\n")
+
+
+def edit_top(path, round_no):
+    """A line inserted at the top: every declaration of the file moves, none changes."""
+    text = Path(path).read_text(encoding="utf-8")
+    Path(path).write_text(f"// edited {round_no}\n" + text, encoding="utf-8")
+
+
+def add_method(path):
+    """A private method added before the file's last brace: a declaration changes."""
+    text = Path(path).read_text(encoding="utf-8")
+    at = text.rfind("}")
+    Path(path).write_text(text[:at] + "\tprivate void semgraphBenchProbe() {\n\t}\n\n" + text[at:], encoding="utf-8")
 
 
 def main():
@@ -65,14 +82,18 @@ def main():
     rows.append(("1 file changed", *index(args.bin, tree, store)))
     touch(java, 100, 2)
     rows.append(("100 files changed", *index(args.bin, tree, store)))
+    edit_top(java[0], 3)
+    rows.append(("1 file, a line inserted at its top", *index(args.bin, tree, store)))
+    add_method(java[0])
+    rows.append(("1 file, a method added", *index(args.bin, tree, store)))
     rows.append(("re-index --full", *index(args.bin, tree, store, full=True)))
     print(f"tree: {args.tree} ({len(java)} main Java files), binary: {args.bin}\n")
-    print("| run | seconds | load average (1 min) | code files parsed | reused |")
-    print("|---|---|---|---|---|")
-    for name, seconds, load, parsed, reused in rows:
-        print(f"| {name} | {seconds:.2f} | {load:.2f} | {parsed} | {reused} |")
+    print("| run | seconds | load average (1 min) | code files parsed | reused | resolved calls reused |")
+    print("|---|---|---|---|---|---|")
+    for name, seconds, load, parsed, reused, calls in rows:
+        print(f"| {name} | {seconds:.2f} | {load:.2f} | {parsed} | {reused} | {calls} |")
     full = rows[-1][1]
-    for name, seconds, *_ in rows[2:4]:
+    for name, seconds, *_ in rows[2:6]:
         print(f"\n{name}: {seconds:.2f} s, full/incremental = {full / seconds:.2f}")
     shutil.rmtree(work)
     return 0

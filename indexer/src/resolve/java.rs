@@ -344,12 +344,12 @@ impl Scope<'_> {
     }
 
     /// A call of a method of the external type `fqn`: named at the type that declares
-    /// it where the type model knows the method. A method the models lack is missing
-    /// unless a bundled library model answers for `fqn` and `fqn` is the receiver's own
-    /// static type (`exact`): the library may have added the method since that model's
-    /// version, and the call is then on `fqn`, as on a type no layer models.
+    /// it where the type model knows the method. `exact`: `fqn` is the receiver's own
+    /// static type, so a method a bundled library model lacks may have been added since
+    /// that model's version (`Typer::lacks_method`), and the call is then on `fqn`, as on
+    /// a type no layer models.
     fn external(&self, site: &CallSite, fqn: String, exact: bool, depth: usize) -> Target {
-        if self.typer.lacks_method(&fqn, &site.name) && !(exact && self.typer.bundled_model(&fqn)) {
+        if self.typer.lacks_method(&fqn, &site.name, exact) {
             return unresolved(format!("no method {} on {fqn}", site.name));
         }
         let declaring = self.typer.call(site, depth + 1).and_then(|choice| {

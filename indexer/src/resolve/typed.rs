@@ -192,13 +192,22 @@ impl<'a> Typer<'a> {
 
     /// Whether the external type `fqn` is known with all its supertypes and has no
     /// method `name`: a call of it cannot be what the source means.
-    pub(crate) fn lacks_method(&self, fqn: &str, name: &str) -> bool {
+    ///
+    /// Where the receiver's type is its exact static type (`exact`, see [`Typer::exact`])
+    /// and a bundled library model answers for it or a supertype, a member the model lacks
+    /// is not known to be missing: those models are of one version of each library, and
+    /// the code may be written against a later one that added it (`rootCause()` came with
+    /// AssertJ 3.16, the bundled model is 3.14).
+    pub(crate) fn lacks_method(&self, fqn: &str, name: &str, exact: bool) -> bool {
         let Some(info) = self.types.by_fqn(fqn) else {
             return false;
         };
         let c = ClassTy::plain(info.binary.clone());
         let walk = self.types.supertypes(&c);
-        if walk.iter().any(|(s, _)| !self.known(&s.name)) {
+        if walk
+            .iter()
+            .any(|(s, _)| !self.known(&s.name) || (exact && self.bundled(&s.name)))
+        {
             return false;
         }
         let name = if name == "new" { "<init>" } else { name };
@@ -214,18 +223,6 @@ impl<'a> Typer<'a> {
         }
     }
 
-    /// Whether the bundled library models answer for the external type `fqn` or one of
-    /// its supertypes. Those models are of one version of each library, and the code may
-    /// be written against a later one that added a member (`rootCause()` came with AssertJ
-    /// 3.16, the bundled model is 3.14), so a member they lack is not known to be missing.
-    pub(crate) fn bundled_model(&self, fqn: &str) -> bool {
-        let Some(info) = self.types.by_fqn(fqn) else {
-            return false;
-        };
-        let walk = self.types.supertypes(&ClassTy::plain(info.binary.clone()));
-        walk.iter().any(|(s, _)| self.bundled(&s.name))
-    }
-
     /// Whether the type of expression `r` is its static type as javac has it, not a
     /// supertype the typer fell back on: not a type variable taken at its bound (a
     /// method's own variable nothing binds, `SELF` under a wildcard), not a lambda
@@ -236,6 +233,12 @@ impl<'a> Typer<'a> {
             return false;
         }
         let declared = |t: &Ty| matches!(t, Ty::Class(_) | Ty::Prim(_));
+        let own_field = |n: &str| {
+            let here = self.this_ty(self.from);
+            self.types
+                .find_field(&here, n)
+                .is_some_and(|f| declared(&f.field.ty))
+        };
         match r {
             Receiver::Name(n) => {
                 if let Some(local) = self.method.find_local(n, byte) {
@@ -248,17 +251,9 @@ impl<'a> Typer<'a> {
                 if let Some(p) = self.method.param_at(n, byte) {
                     return self.written(&p.ty).is_some_and(|t| declared(&t));
                 }
-                let here = self.this_ty(self.from);
-                self.types
-                    .find_field(&here, n)
-                    .is_some_and(|f| declared(&f.field.ty))
+                own_field(n)
             }
-            Receiver::Field(inner, f) if **inner == Receiver::This => {
-                let here = self.this_ty(self.from);
-                self.types
-                    .find_field(&here, f)
-                    .is_some_and(|f| declared(&f.field.ty))
-            }
+            Receiver::Field(inner, f) if **inner == Receiver::This => own_field(f),
             Receiver::Call(cs) => self
                 .call(cs, depth + 1)
                 .is_some_and(|choice| choice.found.iter().all(|f| declared(&f.method.ret))),
@@ -1424,8 +1419,6 @@ fn mentions_any_var(t: &Ty) -> bool {
     }
 }
 
-/// A result type with the method's unbound type variables replaced by their bounds (what
-/// `javac` infers with no constraint).
 /// A parameter type of `c` with `c`'s own type variable at its first bound, kept as written
 /// even when it mentions the variable: the type a more-specific test passes for it
 /// (JLS §15.12.2.5). Unlike [`finish`], never widened to `Object`, which would make an
@@ -1440,6 +1433,8 @@ fn at_own_bound(p: &Ty, c: &FoundMethod<'_>) -> Ty {
     }
 }
 
+/// A result type with the method's unbound type variables replaced by their bounds (what
+/// `javac` infers with no constraint).
 fn finish(t: &Ty, vars: &[TypeParam]) -> Ty {
     if vars.is_empty() || !mentions(t, vars) {
         return t.clone();

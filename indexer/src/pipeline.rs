@@ -43,6 +43,7 @@ use crate::typemodel::{
 };
 use crate::walk::{self, SourceFile, SourceKind};
 
+mod ahead;
 mod cache;
 mod copies;
 use cache::FactsCache;
@@ -173,6 +174,9 @@ pub fn index_product_with(
     index_jira(&mut run, &mut w, company, product, product_node)?;
     w.record_timing("docs", docs_started.elapsed());
 
+    for (phase, elapsed) in &run.timings {
+        w.record_timing(phase, *elapsed);
+    }
     for warning in &run.warnings {
         w.warn(warning.clone());
     }
@@ -293,6 +297,7 @@ fn index_repo(
         .and_then(|n| n.to_str())
         .unwrap_or("repo")
         .to_string();
+    let started = Instant::now();
     let git = crate::git::state(root);
     let repo = emit::layout::write_repo(run, w, product_node, &repo_name, root, git.as_ref())?;
 
@@ -621,6 +626,7 @@ fn index_repo(
         config_index: &config_index,
         config_keys: &config_keys,
     };
+    run.time("code.schema-config", started.elapsed());
     index_code(run, w, cache, &code)?;
     for f in files.iter().filter(|f| f.kind != SourceKind::Config) {
         progress.file_done(f.size);
@@ -1020,6 +1026,7 @@ fn index_code(
     cache: &mut FactsCache<'_>,
     code: &Code<'_>,
 ) -> Result<(), IndexError> {
+    let started = Instant::now();
     let sources: Vec<&SourceFile> = code.files.iter().filter(|f| f.kind.is_code()).collect();
     let mut nodes = CodeNodes::default();
 
@@ -1032,7 +1039,11 @@ fn index_code(
     let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
     // The digest of every file read, for the second pass to find its facts again.
     let mut digests: std::collections::HashMap<String, FactsDigest> = std::collections::HashMap::new();
-    for chunk in sources.chunks(CHUNK) {
+    let store = cache.store;
+    let reuse = cache.reuse;
+    // Each chunk's files read, looked up and parsed on the pool while the chunk before it
+    // is written here.
+    let prepare = |chunk: &&[&SourceFile]| -> Result<Vec<CacheOutput>, IndexError> {
         let read: Vec<ReadSource> = chunk
             .par_iter()
             .map(|f| {
@@ -1048,8 +1059,8 @@ fn index_code(
             .iter()
             .filter_map(|(_, r)| r.as_ref().map(|(_, d)| *d))
             .collect();
-        let mut cached = if cache.reuse {
-            cache.lookup(&keys)?.into_iter()
+        let mut cached = if reuse {
+            store.cached_facts(&keys)?.into_iter()
         } else {
             vec![None; keys.len()].into_iter()
         };
@@ -1062,7 +1073,7 @@ fn index_code(
             })
             .collect();
         // Each file's facts: decoded from the cache, else parsed (and encoded for it).
-        let parsed: Vec<CacheOutput> = inputs
+        Ok(inputs
             .into_par_iter()
             .map(|(f, warnings, read)| {
                 let read = read.map(|(text, digest, bytes)| {
@@ -1078,7 +1089,9 @@ fn index_code(
                 });
                 (warnings, read)
             })
-            .collect();
+            .collect())
+    };
+    ahead::write_one_ahead(sources.chunks(CHUNK), prepare, |chunk, parsed| {
         let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
         let mut files: Vec<(String, CodeFile)> = Vec::with_capacity(chunk.len());
         for (f, (warnings, read)) in chunk.iter().zip(parsed) {
@@ -1131,8 +1144,11 @@ fn index_code(
             skeletons.push(skeleton(file));
             skeleton_modules.push(module);
         }
-    }
+        Ok(())
+    })?;
 
+    run.time("code.declarations", started.elapsed());
+    let started = Instant::now();
     let table = SymbolTable::build(skeletons.iter());
     let dependency_types = dependency_types(run, code.builds, code.dependencies);
     let product_types = resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types);
@@ -1192,6 +1208,8 @@ fn index_code(
         .map(|f| (code.service_of)(&f.path).map(|(_, name)| name.to_string()))
         .collect();
     let context = cache::resolution_context(&skeletons, &module_names, &run.dependencies);
+    run.time("code.symbols", started.elapsed());
+    let started = Instant::now();
 
     // Pass 2: the files again, a chunk at a time, parsed anew (cheaper in memory than
     // keeping every body): resolve, recognise, write.
@@ -1200,69 +1218,76 @@ fn index_code(
         .into_iter()
         .filter(|f| !over_budget.contains(&f.rel))
         .collect();
-    for chunk in sources.chunks(CHUNK) {
-        let recognised: Vec<(
-            CodeFile,
-            Vec<resolve::ResolvedCall>,
-            frameworks::Findings,
-            frameworks::Findings,
-        )> = {
-            // The facts the first pass parsed or reused, read back from the cache (a file
-            // unreadable then is skipped now too).
-            let known: Vec<(&SourceFile, FactsDigest)> = chunk
-                .iter()
-                .filter_map(|f| digests.get(&f.rel).map(|d| (*f, *d)))
-                .collect();
-            let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
-            let cached = cache.lookup(&keys)?;
-            let call_keys: Vec<FactsDigest> = keys.iter().map(|d| cache::calls_digest(&context, d)).collect();
-            let cached_calls = if cache.reuse {
-                cache.lookup(&call_keys)?
-            } else {
-                vec![None; call_keys.len()]
-            };
-            cache.used.extend(&call_keys);
-            let done: Vec<_> = known
-                .into_par_iter()
-                .zip(cached)
-                .zip(cached_calls.into_par_iter().zip(call_keys))
-                .filter_map(|(((f, _), bytes), (call_bytes, call_key))| {
-                    let file = match bytes.as_deref().and_then(cache::decode) {
-                        Some(file) => file,
-                        None => {
-                            // An entry lost since the first pass: parse the file again.
-                            let mut already_reported = Vec::new();
-                            let text = walk::read_source(f, &mut already_reported)?;
-                            parse_code(f, &text)
-                        }
-                    };
-                    let module = (code.service_of)(&f.rel).map(|(id, _)| id);
-                    let (table, types, product) = seen_from(module);
-                    let (calls, fresh) = match call_bytes.as_deref().and_then(cache::decode_calls) {
-                        Some(calls) => (calls, None),
-                        None => {
-                            let calls = resolve::resolve_calls_typed(&file, table, types);
-                            let bytes = cache::encode_calls(&calls);
-                            (calls, Some((call_key, bytes)))
-                        }
-                    };
-                    let declared = frameworks::declared(product, &file);
-                    let called = frameworks::calls(product, &file, &calls);
-                    Some(((file, calls, declared, called), fresh))
-                })
-                .collect();
-            let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
-            let mut out = Vec::with_capacity(done.len());
-            for (item, entry) in done {
-                match entry {
-                    Some(e) => fresh.push(e),
-                    None => cache.calls_reused += 1,
-                }
-                out.push(item);
-            }
-            cache.store.cache_facts(&fresh)?;
-            out
+    type Recognised = (
+        CodeFile,
+        Vec<resolve::ResolvedCall>,
+        frameworks::Findings,
+        frameworks::Findings,
+    );
+    // Each chunk's facts read back, its calls resolved and its files recognised on the pool,
+    // with the resolved calls to cache, while the chunk before it is written here.
+    type Prepared = (
+        Vec<FactsDigest>,
+        Vec<(Recognised, Option<(FactsDigest, Vec<u8>)>)>,
+    );
+    let prepare = |chunk: &&[&SourceFile]| -> Result<Prepared, IndexError> {
+        // The facts the first pass parsed or reused, read back from the cache (a file
+        // unreadable then is skipped now too).
+        let known: Vec<(&SourceFile, FactsDigest)> = chunk
+            .iter()
+            .filter_map(|f| digests.get(&f.rel).map(|d| (*f, *d)))
+            .collect();
+        let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
+        let cached = store.cached_facts(&keys)?;
+        let call_keys: Vec<FactsDigest> = keys.iter().map(|d| cache::calls_digest(&context, d)).collect();
+        let cached_calls = if reuse {
+            store.cached_facts(&call_keys)?
+        } else {
+            vec![None; call_keys.len()]
         };
+        let done: Vec<_> = known
+            .into_par_iter()
+            .zip(cached)
+            .zip(cached_calls.into_par_iter().zip(call_keys.par_iter()))
+            .filter_map(|(((f, _), bytes), (call_bytes, call_key))| {
+                let file = match bytes.as_deref().and_then(cache::decode) {
+                    Some(file) => file,
+                    None => {
+                        // An entry lost since the first pass: parse the file again.
+                        let mut already_reported = Vec::new();
+                        let text = walk::read_source(f, &mut already_reported)?;
+                        parse_code(f, &text)
+                    }
+                };
+                let module = (code.service_of)(&f.rel).map(|(id, _)| id);
+                let (table, types, product) = seen_from(module);
+                let (calls, fresh) = match call_bytes.as_deref().and_then(cache::decode_calls) {
+                    Some(calls) => (calls, None),
+                    None => {
+                        let calls = resolve::resolve_calls_typed(&file, table, types);
+                        let bytes = cache::encode_calls(&calls);
+                        (calls, Some((*call_key, bytes)))
+                    }
+                };
+                let declared = frameworks::declared(product, &file);
+                let called = frameworks::calls(product, &file, &calls);
+                Some(((file, calls, declared, called), fresh))
+            })
+            .collect();
+        Ok((call_keys, done))
+    };
+    ahead::write_one_ahead(sources.chunks(CHUNK), prepare, |_, (call_keys, done)| {
+        cache.used.extend(&call_keys);
+        let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
+        let mut recognised = Vec::with_capacity(done.len());
+        for (item, entry) in done {
+            match entry {
+                Some(e) => fresh.push(e),
+                None => cache.calls_reused += 1,
+            }
+            recognised.push(item);
+        }
+        cache.store.cache_facts(&fresh)?;
         for (file, calls, declared, called) in recognised {
             let targets = Targets {
                 types: &nodes.types,
@@ -1299,7 +1324,10 @@ fn index_code(
             };
             emit::findings::write(run, w, &mut topics, &targets, &file.path, called)?;
         }
-    }
+        Ok(())
+    })?;
+    run.time("code.calls", started.elapsed());
+    let started = Instant::now();
     // What the product says as a whole: specs, descriptors, mapper files.
     let targets = Targets {
         types: &nodes.types,
@@ -1311,6 +1339,7 @@ fn index_code(
     for (path, batch) in frameworks::product(&product).batches {
         emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
     }
+    run.time("code.product", started.elapsed());
     Ok(())
 }
 

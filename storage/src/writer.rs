@@ -403,6 +403,8 @@ impl ProductWriter {
         let state_started = Instant::now();
         let next = self.next_state(&old, &old_nodes)?;
         let state_ms = state_started.elapsed().as_millis() as u64;
+        self.timings.push(("commit.staged".to_string(), staged_ms));
+        self.timings.push(("commit.graph".to_string(), state_ms));
         // The old generation stays alive only through real readers, so the purge below can run.
         drop(old);
 

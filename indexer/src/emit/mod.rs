@@ -41,6 +41,8 @@ pub(crate) struct Run {
     pub(crate) tables: BTreeMap<String, NodeId>,
     /// What became of each declared dependency's types.
     pub(crate) dependencies: Vec<crate::company::DependencyTyping>,
+    /// Time spent per phase, added up over the product's repositories, in first-seen order.
+    pub(crate) timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 impl Run {
@@ -61,6 +63,14 @@ impl Run {
     /// Adds `value` to counter `name`.
     pub(crate) fn stat(&mut self, name: &str, value: u64) {
         *self.stats.entry(name.to_string()).or_default() += value;
+    }
+
+    /// Adds `elapsed` to phase `phase`'s time.
+    pub(crate) fn time(&mut self, phase: &'static str, elapsed: std::time::Duration) {
+        match self.timings.iter_mut().find(|(p, _)| *p == phase) {
+            Some((_, t)) => *t += elapsed,
+            None => self.timings.push((phase, elapsed)),
+        }
     }
 
     /// A warning about `file` (at `line`, when known).

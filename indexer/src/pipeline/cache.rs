@@ -22,7 +22,6 @@ use semgraph_storage::{FactsDigest, Store};
 use sha2::{Digest, Sha256};
 
 use crate::company::DependencyTyping;
-use crate::error::IndexError;
 use crate::facts::CodeFile;
 use crate::resolve::ResolvedCall;
 
@@ -68,11 +67,6 @@ impl<'s> FactsCache<'s> {
             reused: 0,
             calls_reused: 0,
         }
-    }
-
-    /// The cached bytes under each digest, in order (`None` where absent).
-    pub(crate) fn lookup(&self, digests: &[FactsDigest]) -> Result<Vec<Option<Vec<u8>>>, IndexError> {
-        Ok(self.store.cached_facts(digests)?)
     }
 }
 

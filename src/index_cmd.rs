@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use semgraph_indexer::{index_product_with, Company, IndexError, IndexMode, ProductReport, Progress};
-use semgraph_storage::Store;
+use semgraph_storage::{Store, StoreOptions};
 
 /// What to index, as the command line says it.
 #[derive(Clone, Debug, Default)]
@@ -122,7 +122,7 @@ pub fn index_or_hand_off(
 
 /// Indexes every product of `company` into its store, one generation each.
 pub fn run_index(company: &Company, progress: bool, mode: IndexMode) -> anyhow::Result<Vec<ProductReport>> {
-    let store = Store::open(&company.store)?;
+    let store = Store::open_with_options(&company.store, &StoreOptions::for_indexing())?;
     let mut reports = Vec::new();
     for product in &company.products {
         let bar = if progress {

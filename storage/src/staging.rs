@@ -13,7 +13,8 @@
 //! Memory is bounded by design: the channel holds at most [`CHANNEL_BATCHES`] batches of at
 //! most [`BATCH_OPS`] operations or [`BATCH_BYTES`] bytes, and the sorted runs together at
 //! most `staging_bytes` ([`crate::StoreOptions`], 64 MiB by default; past it the largest is
-//! written out). A product of any size is a
+//! written out) — counted as what their vectors have reserved, so the bound is the memory
+//! held, not the bytes written into it. A product of any size is a
 //! sequence of such runs: later runs of the adjacency and sets families are merge operands
 //! that RocksDB unions, the other families overlap nowhere or are ordered by ingestion.
 //!
@@ -241,8 +242,10 @@ impl SortedRun {
         }
     }
 
+    /// The memory the run holds: what its vectors have reserved, not only what they
+    /// hold (a vector that doubles may hold half of what it took).
     fn bytes(&self) -> usize {
-        self.data.len() + self.entries.len() * 16
+        self.data.capacity() + self.entries.capacity() * std::mem::size_of::<(u32, u32, u32, Write)>()
     }
 
     fn add(&mut self, key: &[u8], value: &[u8], write: Write) {
@@ -443,7 +446,7 @@ impl Stager {
             + self.content.bytes()
             + self.links.bytes()
             + self.sets.bytes()
-            + self.edges.len() * EDGE_BYTES
+            + self.edges.capacity() * EDGE_BYTES
     }
 
     /// Writes out the largest runs until the rest fit in half the budget.
@@ -460,7 +463,7 @@ impl Stager {
                 self.content.bytes(),
                 self.links.bytes(),
                 self.sets.bytes(),
-                self.edges.len() * EDGE_BYTES,
+                self.edges.capacity() * EDGE_BYTES,
             ];
             let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
             match largest {

@@ -5,6 +5,14 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+/// jemalloc for every allocation of the process, RocksDB's C++ included (it replaces
+/// `malloc` itself). Measured on spring-boot's index run against the C library's allocator:
+/// a quarter less CPU (allocation was a quarter of it, much of it freeing on one thread what
+/// the rayon workers allocated) and a smaller peak, since memory freed by one thread is
+/// reused by the others instead of pinning per-thread arenas.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// An embedded graph database of a company's software.
 #[derive(Parser, Debug)]
 #[command(name = "semgraph", version = semgraph::VERSION, about)]

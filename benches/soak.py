@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def sh(cmd, **kw):
     print("+", " ".join(str(c) for c in cmd), flush=True)
-    return subprocess.run(cmd, check=True, **kw)
+    return subprocess.run([str(c) for c in cmd], check=True, **kw)
 
 
 def free_port():

@@ -70,7 +70,8 @@ WRK_SCRIPT = """
 local reqs = {{
 {rows}
 }}
-local counts = {{}}
+-- A global (not a local): `done` reads it from each thread with `thread:get`.
+counts = {{s2 = 0, s4 = 0, s5 = 0}}
 local i = 0
 local threads = {{}}
 setup = function(thread)

@@ -151,7 +151,7 @@ pub fn index_product_with(
         .flat_map(|(_, f)| f)
         .fold((0u64, 0u64), |(n, b), f| (n + 1, b + f.size));
     progress.planned(count, bytes);
-    w.record_timing("walk", walk_started.elapsed());
+    run.time("walk", walk_started.elapsed());
 
     let repo_started = Instant::now();
     for (root, files) in &repos {
@@ -165,14 +165,14 @@ pub fn index_product_with(
             progress,
         )?;
     }
-    w.record_timing("code", repo_started.elapsed());
+    run.time("code", repo_started.elapsed());
 
     let docs_started = Instant::now();
     for folder in &product.wiki {
         index_wiki(&mut run, &mut w, product_node, folder)?;
     }
     index_jira(&mut run, &mut w, company, product, product_node)?;
-    w.record_timing("docs", docs_started.elapsed());
+    run.time("docs", docs_started.elapsed());
 
     for (phase, elapsed) in &run.timings {
         w.record_timing(phase, *elapsed);

@@ -439,14 +439,21 @@ impl Stager {
         }
     }
 
+    /// The memory each buffer holds, in the order `keep_within_budget` writes them out.
+    fn sizes(&self) -> [usize; 7] {
+        [
+            self.nodes.bytes(),
+            self.names.bytes(),
+            self.attrs.bytes(),
+            self.content.bytes(),
+            self.links.bytes(),
+            self.sets.bytes(),
+            self.edges.capacity() * EDGE_BYTES,
+        ]
+    }
+
     fn buffered(&self) -> usize {
-        self.nodes.bytes()
-            + self.names.bytes()
-            + self.attrs.bytes()
-            + self.content.bytes()
-            + self.links.bytes()
-            + self.sets.bytes()
-            + self.edges.capacity() * EDGE_BYTES
+        self.sizes().iter().sum()
     }
 
     /// Writes out the largest runs until the rest fit in half the budget.
@@ -456,15 +463,7 @@ impl Stager {
             return Ok(());
         }
         while self.buffered() > budget / 2 {
-            let sizes = [
-                self.nodes.bytes(),
-                self.names.bytes(),
-                self.attrs.bytes(),
-                self.content.bytes(),
-                self.links.bytes(),
-                self.sets.bytes(),
-                self.edges.capacity() * EDGE_BYTES,
-            ];
+            let sizes = self.sizes();
             let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
             match largest {
                 0 => self.write_nodes()?,

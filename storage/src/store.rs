@@ -205,8 +205,9 @@ impl std::fmt::Debug for Store {
 }
 
 /// Bytes all memtables together may hold before RocksDB flushes them. An index run writes
-/// around the memtables (it ingests SST files), so they hold only the catalog, run records
-/// and the deletes of purges.
+/// its graph around the memtables (it ingests SST files), so they hold only the catalog,
+/// run records, the deletes of purges and the facts cache (which flushes at
+/// [`FACTS_MEMTABLE_BYTES`]).
 const MEMTABLE_BUDGET: usize = 64 << 20;
 
 /// Bytes of one memtable of the facts cache (the `default` column family).
@@ -240,8 +241,8 @@ impl Default for StoreOptions {
 impl StoreOptions {
     /// For a process that only indexes (`semgraph index`): it reads each cached fact once
     /// or twice and serves no questions, so a block cache that holds the index and filter
-    /// partitions it looks through is enough, and what it saves is a quarter of the run's
-    /// memory on a large product; its sorted runs are written out at half the size.
+    /// partitions it looks through is enough; its sorted runs are written out at half the
+    /// size.
     pub fn for_indexing() -> StoreOptions {
         StoreOptions {
             block_cache_bytes: 16 << 20,

@@ -508,7 +508,17 @@ fn index_repo(
 
     // Config keys before code, so code can point at them. Each module's keys indexed once,
     // for every placeholder of the repository.
-    let service_of = |rel: &str| owner_dir(rel).and_then(|dir| services.get(&dir).cloned());
+    // Each file's owner worked out once: finding it scans the modules, and the code passes
+    // ask for every file's service several times.
+    let owners: rustc_hash::FxHashMap<&str, Option<String>> = files
+        .iter()
+        .map(|f| (f.rel.as_str(), owner_dir(&f.rel)))
+        .collect();
+    let owner_of = |rel: &str| match owners.get(rel) {
+        Some(owner) => owner.clone(),
+        None => owner_dir(rel),
+    };
+    let service_of = |rel: &str| owner_of(rel).and_then(|dir| services.get(&dir).cloned());
     let mut module_configs: BTreeMap<Option<String>, Vec<&ParsedConfig>> = BTreeMap::new();
     for c in &configs {
         let modules = config_modules(&c.file.rel);
@@ -536,7 +546,7 @@ fn index_repo(
         })
         .collect();
     let env_only = ConfigScope::new(&[], &env);
-    let scope_of = |rel: &str| scopes.get(&owner_dir(rel)).unwrap_or(&env_only);
+    let scope_of = |rel: &str| scopes.get(&owner_of(rel)).unwrap_or(&env_only);
 
     // Schemas: scripts and Liquibase changelogs, whose master and parameters come from
     // each module's config.

@@ -6,8 +6,9 @@
 //! external node, created on first use; an unresolved call is counted and reported per
 //! file, never guessed into an edge.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
+use rustc_hash::FxHashMap;
 use semgraph_storage::{
     keys, ContentKind, EdgeAttrs, EdgeKind, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
 };
@@ -25,9 +26,9 @@ pub(crate) struct CodeNodes {
     pub(crate) types: Declarations<String>,
     /// Each method by key.
     pub(crate) methods: Declarations<MethodKey>,
-    external_types: HashMap<String, NodeId>,
-    external_methods: HashMap<(String, String), NodeId>,
-    packages: HashMap<String, NodeId>,
+    external_types: FxHashMap<String, NodeId>,
+    external_methods: FxHashMap<(String, String), NodeId>,
+    packages: FxHashMap<String, NodeId>,
 }
 
 fn type_kind(kind: TypeKind) -> &'static str {
@@ -100,19 +101,19 @@ fn annotation_names(annotations: &[facts::Annotation]) -> String {
 /// copy.
 pub(crate) struct Declarations<K> {
     /// Each name's node; for a name several modules declare, the last one written.
-    last: HashMap<K, NodeId>,
+    last: FxHashMap<K, NodeId>,
     /// Names more than one module declares: every declaration with its module.
-    copies: HashMap<K, Vec<(Option<NodeId>, NodeId)>>,
+    copies: FxHashMap<K, Vec<(Option<NodeId>, NodeId)>>,
     /// The module of each node, while copies may still appear.
-    module: HashMap<NodeId, Option<NodeId>>,
+    module: FxHashMap<NodeId, Option<NodeId>>,
 }
 
 impl<K> Default for Declarations<K> {
     fn default() -> Self {
         Declarations {
-            last: HashMap::new(),
-            copies: HashMap::new(),
-            module: HashMap::new(),
+            last: FxHashMap::default(),
+            copies: FxHashMap::default(),
+            module: FxHashMap::default(),
         }
     }
 }

@@ -6,21 +6,21 @@
 //! shared by reference count and a view holds only the entries its copies change, so a
 //! product with a hundred such modules does not hold a hundred copies of the map.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 #[derive(Debug)]
 pub(crate) struct ByName<V> {
-    shared: Arc<HashMap<String, V>>,
+    shared: Arc<FxHashMap<String, V>>,
     /// This view's entries: a value, or `None` for a name its copies do not have.
-    own: HashMap<String, Option<V>>,
+    own: FxHashMap<String, Option<V>>,
 }
 
 impl<V> Default for ByName<V> {
     fn default() -> Self {
         ByName {
-            shared: Arc::new(HashMap::new()),
-            own: HashMap::new(),
+            shared: Arc::new(FxHashMap::default()),
+            own: FxHashMap::default(),
         }
     }
 }
@@ -37,7 +37,7 @@ impl<V: Clone> Clone for ByName<V> {
 
 impl<V> ByName<V> {
     /// The shared map, while no view shares it (the product's own gathering).
-    fn unshared(&mut self) -> Option<&mut HashMap<String, V>> {
+    fn unshared(&mut self) -> Option<&mut FxHashMap<String, V>> {
         if self.own.is_empty() {
             Arc::get_mut(&mut self.shared)
         } else {
@@ -99,7 +99,7 @@ mod tests {
             edits in prop::collection::vec((0u8..12, prop::option::of(any::<u16>())), 0..24),
         ) {
             let mut product: ByName<u16> = ByName::default();
-            let mut reference: HashMap<String, u16> = HashMap::new();
+            let mut reference: FxHashMap<String, u16> = FxHashMap::default();
             for (k, v) in &base {
                 product.insert(k.to_string(), *v);
                 reference.insert(k.to_string(), *v);
@@ -126,7 +126,7 @@ mod tests {
             expected.sort();
             prop_assert_eq!(keys, expected);
             // The product's own entries are untouched by the view's edits.
-            let product_reference: HashMap<String, u16> =
+            let product_reference: FxHashMap<String, u16> =
                 base.iter().map(|(k, v)| (k.to_string(), *v)).collect();
             for k in 0u8..12 {
                 prop_assert_eq!(product.get(&k.to_string()), product_reference.get(&k.to_string()));

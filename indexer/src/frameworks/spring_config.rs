@@ -21,7 +21,7 @@
 //! (`config.usages.unmatched`), and warned about only when it carries no default.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::annotations::short;
 use super::values::{eval_fixed, At};
@@ -53,8 +53,9 @@ struct KeyEntry {
 #[derive(Debug, Default)]
 pub(crate) struct ConfigIndex {
     keys: Vec<KeyEntry>,
-    /// Relaxed form → indexes into `keys`.
-    by_form: HashMap<String, Vec<usize>>,
+    /// Relaxed form → indexes into `keys`, in form order: the keys under a prefix are one
+    /// range.
+    by_form: BTreeMap<String, Vec<usize>>,
     /// Deployable module folders.
     modules: Vec<String>,
 }
@@ -133,10 +134,29 @@ impl ConfigIndex {
     fn module_of(&self, rel: &str) -> String {
         self.modules
             .iter()
-            .filter(|m| m.is_empty() || rel.starts_with(&format!("{m}/")))
+            .filter(|m| {
+                m.is_empty()
+                    || rel
+                        .strip_prefix(m.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
             .max_by_key(|m| m.len())
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// The non-environment keys whose relaxed form starts with `prefix`, with that form,
+    /// in the order they were added.
+    fn plain_keys_under(&self, prefix: &str) -> Vec<(&str, usize)> {
+        let mut found: Vec<(&str, usize)> = self
+            .by_form
+            .range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded))
+            .take_while(|(form, _)| form.starts_with(prefix))
+            .flat_map(|(form, keys)| keys.iter().map(move |&i| (form.as_str(), i)))
+            .filter(|&(_, i)| !self.keys[i].env)
+            .collect();
+        found.sort_by_key(|&(_, i)| i);
+        found
     }
 
     fn visible(&self, k: &KeyEntry, module: &str, test: bool) -> bool {
@@ -146,26 +166,20 @@ impl ConfigIndex {
     /// The nodes of `key` visible from a file of `module`, list entries (`key[0]`) included.
     fn lookup(&self, key: &str, module: &str, test: bool) -> Vec<KeyRef> {
         let mut out: Vec<KeyRef> = Vec::new();
-        for form in [relaxed(key), relaxed_env(key)] {
-            for &i in self.by_form.get(&form).into_iter().flatten() {
+        let plain = relaxed(key);
+        let env = relaxed_env(key);
+        for form in [&plain, &env] {
+            for &i in self.by_form.get(form.as_str()).into_iter().flatten() {
                 let k = &self.keys[i];
-                let same_rule = if k.env {
-                    form == relaxed_env(key)
-                } else {
-                    form == relaxed(key)
-                };
+                let same_rule = if k.env { *form == env } else { *form == plain };
                 if same_rule && self.visible(k, module, test) && !out.contains(&KeyRef(i)) {
                     out.push(KeyRef(i));
                 }
             }
         }
-        let indexed = format!("{}[", relaxed(key));
-        for (i, k) in self.keys.iter().enumerate() {
-            if !k.env
-                && relaxed(&k.key).starts_with(&indexed)
-                && self.visible(k, module, test)
-                && !out.contains(&KeyRef(i))
-            {
+        let indexed = format!("{plain}[");
+        for (_, i) in self.plain_keys_under(&indexed) {
+            if self.visible(&self.keys[i], module, test) && !out.contains(&KeyRef(i)) {
                 out.push(KeyRef(i));
             }
         }
@@ -175,15 +189,11 @@ impl ConfigIndex {
     /// The nodes of every key under `prefix` visible from a file of `module`.
     fn under(&self, prefix: &str, module: &str, test: bool) -> Vec<KeyRef> {
         let p = relaxed(prefix);
-        self.keys
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| !k.env && self.visible(k, module, test))
-            .filter(|(_, k)| {
-                let f = relaxed(&k.key);
-                f.len() > p.len() && f.starts_with(&p) && matches!(f.as_bytes()[p.len()], b'.' | b'[')
-            })
-            .map(|(i, _)| KeyRef(i))
+        self.plain_keys_under(&p)
+            .into_iter()
+            .filter(|&(f, _)| f.len() > p.len() && matches!(f.as_bytes()[p.len()], b'.' | b'['))
+            .filter(|&(_, i)| self.visible(&self.keys[i], module, test))
+            .map(|(_, i)| KeyRef(i))
             .collect()
     }
 }

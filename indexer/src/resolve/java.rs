@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::symbols::MethodInfo;
 use super::symbols::{is_primitive, SymbolTable, TypeRef};
-use super::typed::{Typer, Val};
+use super::typed::{SubtypeMemo, Typer, Val};
 use super::types::{Names, ProductModel};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
@@ -121,6 +121,8 @@ pub(crate) struct ProductTypes {
     dependencies: Arc<TypeModel>,
     /// A module's own copies, above `model`.
     own: Option<ProductModel>,
+    /// Subtype answers of the files resolved against these types so far.
+    subtypes: SubtypeMemo,
 }
 
 impl ProductTypes {
@@ -146,6 +148,7 @@ impl ProductTypes {
             model: Arc::new(model),
             dependencies: Arc::new(dependencies),
             own: None,
+            subtypes: SubtypeMemo::default(),
         }
     }
 
@@ -162,6 +165,7 @@ impl ProductTypes {
             model: Arc::clone(&self.model),
             dependencies: Arc::clone(&self.dependencies),
             own: Some(ProductModel::build(files, table, &beneath)),
+            subtypes: SubtypeMemo::default(),
         }
     }
 
@@ -229,7 +233,7 @@ pub(crate) fn resolve_calls_typed(
                 table,
                 type_fqn: &t.fqn,
                 method: m,
-                typer: Typer::new(names, &layered, &t.fqn, m),
+                typer: Typer::new(names, &layered, &t.fqn, m, &product.subtypes),
                 product,
             };
             for (index, site) in m.calls.iter().enumerate() {

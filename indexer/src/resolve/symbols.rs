@@ -6,7 +6,7 @@
 //! packages stay two types. Types outside the product are only ever named through an
 //! explicit import (or `java.lang`), never guessed.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use crate::facts::{erase, simple_name, CodeFile, MethodDecl, TypeKind};
@@ -69,11 +69,11 @@ const JAVA_LANG: &[&str] = &[
 pub(crate) struct ImportCtx {
     pub(crate) package: String,
     /// Simple name → fqn of single-type imports.
-    pub(crate) single: HashMap<String, String>,
+    pub(crate) single: FxHashMap<String, String>,
     /// Packages (or types) imported with `.*`.
     pub(crate) wildcards: Vec<String>,
     /// Member name → fqn of the type it is statically imported from.
-    pub(crate) static_single: HashMap<String, String>,
+    pub(crate) static_single: FxHashMap<String, String>,
     /// Types whose static members are all imported.
     pub(crate) static_wildcards: Vec<String>,
 }
@@ -109,9 +109,9 @@ pub(crate) struct TypeInfo {
     pub(crate) interfaces: Vec<String>,
     pub(crate) methods: Vec<MethodInfo>,
     /// Field name → declared type as written.
-    pub(crate) fields: HashMap<String, String>,
+    pub(crate) fields: FxHashMap<String, String>,
     /// Simple name → fqn of member types.
-    pub(crate) nested: HashMap<String, String>,
+    pub(crate) nested: FxHashMap<String, String>,
     pub(crate) ctx: Arc<ImportCtx>,
     extends_written: Vec<String>,
     implements_written: Vec<String>,
@@ -129,17 +129,17 @@ pub(crate) struct SymbolTable {
     shared: Arc<SharedTypes>,
     /// This view's module's copies of names other modules declare too; they hide the
     /// shared copy of the same name.
-    own: HashMap<String, TypeInfo>,
+    own: FxHashMap<String, TypeInfo>,
 }
 
 #[derive(Debug, Default)]
 struct SharedTypes {
-    types: HashMap<String, TypeInfo>,
+    types: FxHashMap<String, TypeInfo>,
     /// `(package, simple name)` → fqn of top-level types.
-    by_package: HashMap<(String, String), String>,
+    by_package: FxHashMap<(String, String), String>,
     /// Package → the classes holding its top-level functions and properties (Kotlin's
     /// file facades), where top-level and extension functions are looked up.
-    facades: HashMap<String, Vec<String>>,
+    facades: FxHashMap<String, Vec<String>>,
 }
 
 /// A resolved type: its fqn and whether the product declares it.
@@ -206,7 +206,7 @@ fn type_infos(file: &CodeFile) -> impl Iterator<Item = TypeInfo> + '_ {
                 implicit: false,
             });
         }
-        let mut fields: HashMap<String, String> =
+        let mut fields: FxHashMap<String, String> =
             t.fields.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
         for c in &t.enum_constants {
             fields.insert(c.clone(), t.name.clone());
@@ -220,7 +220,7 @@ fn type_infos(file: &CodeFile) -> impl Iterator<Item = TypeInfo> + '_ {
             interfaces: Vec::new(),
             methods,
             fields,
-            nested: HashMap::new(),
+            nested: FxHashMap::default(),
             ctx: Arc::clone(&ctx),
             extends_written: t.extends.clone(),
             implements_written: t.implements.clone(),
@@ -229,7 +229,7 @@ fn type_infos(file: &CodeFile) -> impl Iterator<Item = TypeInfo> + '_ {
 }
 
 /// Records each member type of `types` in its outer type's `nested`.
-fn link_members(types: &mut HashMap<String, TypeInfo>) {
+fn link_members(types: &mut FxHashMap<String, TypeInfo>) {
     let pairs: Vec<(String, String)> = types
         .values()
         .filter_map(|t| {
@@ -271,7 +271,7 @@ impl SymbolTable {
         link_members(&mut shared.types);
         let mut table = SymbolTable {
             shared: Arc::new(shared),
-            own: HashMap::new(),
+            own: FxHashMap::default(),
         };
         let fqns: Vec<String> = table.shared.types.keys().cloned().collect();
         table.link_all(&fqns, |t| Arc::get_mut(&mut t.shared).map(|s| &mut s.types));
@@ -282,7 +282,7 @@ impl SymbolTable {
     /// declaring names another module of the product declares too, and their types hide
     /// the shared copies of those names.
     pub(crate) fn for_module<'a>(&self, files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
-        let mut own: HashMap<String, TypeInfo> = HashMap::new();
+        let mut own: FxHashMap<String, TypeInfo> = FxHashMap::default();
         for file in files {
             for info in type_infos(file) {
                 own.insert(info.fqn.clone(), info);
@@ -302,7 +302,7 @@ impl SymbolTable {
     fn link_all(
         &mut self,
         fqns: &[String],
-        held: impl Fn(&mut SymbolTable) -> Option<&mut HashMap<String, TypeInfo>>,
+        held: impl Fn(&mut SymbolTable) -> Option<&mut FxHashMap<String, TypeInfo>>,
     ) {
         // A supertype written as a member type inherited from another supertype
         // (`class Builder extends AbstractBuilder<…>` inside a subclass of the type that

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use super::types::{Names, Scope as NameScope, UNKNOWN};
 use crate::facts::{CallKind, CallSite, Lambda, MethodDecl, Receiver};
-use crate::typemodel::model::{FoundMethod, TypeSource};
+use crate::typemodel::model::{FoundMethod, TypeInfo, TypeSource};
 use crate::typemodel::ty::{subst, ClassTy, Name, Prim, Subst, Ty, TyArg, TypeParam};
 
 /// Expression trees deeper than this are not followed.
@@ -60,6 +60,38 @@ enum Fit {
     Loose,
     /// By strict invocation (identity, widening).
     Strict,
+}
+
+/// Subtype answers shared by every file resolved against one product's types: whether a
+/// class is a subtype of another depends on those types alone, and overload choice asks
+/// the same pairs in file after file (`assertThat` has hundreds of candidates). Each
+/// [`Typer`] keeps its own answers too, and asks here before walking supertypes.
+///
+/// Keyed by the addresses of the two types' entries in the model, which live as long as
+/// the memo: a key allocates nothing. Bounded: past [`SubtypeMemo::MAX`] answers, new ones
+/// are worked out again by each file rather than kept (the pairs asked most come first).
+#[derive(Default)]
+pub(crate) struct SubtypeMemo(std::sync::RwLock<FxHashMap<(usize, usize), Fit>>);
+
+impl SubtypeMemo {
+    /// At most this many answers (about 24 bytes each).
+    const MAX: usize = 1 << 18;
+
+    fn key(sub: &TypeInfo, sup: &TypeInfo) -> (usize, usize) {
+        (std::ptr::from_ref(sub) as usize, std::ptr::from_ref(sup) as usize)
+    }
+
+    fn get(&self, key: &(usize, usize)) -> Option<Fit> {
+        self.0.read().ok().and_then(|m| m.get(key).copied())
+    }
+
+    fn insert(&self, key: (usize, usize), fit: Fit) {
+        if let Ok(mut m) = self.0.write() {
+            if m.len() < Self::MAX {
+                m.insert(key, fit);
+            }
+        }
+    }
 }
 
 /// The methods a call site may invoke, and the bindings of the method's type variables.
@@ -113,6 +145,8 @@ pub(crate) struct Typer<'a> {
     /// Subtype answers already worked out, by (sub, sup): overload choice asks the same
     /// ones for every candidate (hundreds for `assertThat`) and every call of a method.
     subtypes: RefCell<FxHashMap<(Name, Name), Fit>>,
+    /// The answers of every file resolved against the same types.
+    shared_subtypes: &'a SubtypeMemo,
     /// Calls already chosen, by (start, end, lambdas typed): a fluent chain types each
     /// inner call again for every call after it (`assertThat(x).isNotNull().isEqualTo(y)`).
     /// Only calls with a known end, and only found choices: one not found at some depth
@@ -126,6 +160,7 @@ impl<'a> Typer<'a> {
         types: &'a dyn TypeSource,
         from: &'a str,
         method: &'a MethodDecl,
+        shared_subtypes: &'a SubtypeMemo,
     ) -> Self {
         let vars: Vec<String> = method.type_params.iter().map(|(n, _)| n.clone()).collect();
         let mut t = Typer {
@@ -139,6 +174,7 @@ impl<'a> Typer<'a> {
             typing: RefCell::default(),
             steps: std::cell::Cell::new(0),
             subtypes: RefCell::new(FxHashMap::default()),
+            shared_subtypes,
             chosen: RefCell::new(FxHashMap::default()),
         };
         t.var_params = method
@@ -963,8 +999,25 @@ impl<'a> Typer<'a> {
         if let Some(&fit) = self.subtypes.borrow().get(&key) {
             return fit;
         }
-        let fit = self.subtype_walk(sub, sup);
+        let fit = self.subtype_shared(sub, sup);
         self.subtypes.borrow_mut().insert(key, fit);
+        fit
+    }
+
+    /// [`Typer::subtype`] as every file of the product has it.
+    fn subtype_shared(&self, sub: &str, sup: &str) -> Fit {
+        if sub.starts_with(UNKNOWN) || sup.starts_with(UNKNOWN) {
+            return Fit::Maybe;
+        }
+        let (Some(a), Some(b)) = (self.types.by_binary(sub), self.types.by_binary(sup)) else {
+            return Fit::Maybe;
+        };
+        let key = SubtypeMemo::key(a, b);
+        if let Some(fit) = self.shared_subtypes.get(&key) {
+            return fit;
+        }
+        let fit = self.subtype_walk(sub, sup);
+        self.shared_subtypes.insert(key, fit);
         fit
     }
 

@@ -543,7 +543,7 @@ impl Names<'_> {
         package: &str,
         key: Name,
         kind: facts::TypeKind,
-        nested: &std::collections::HashMap<String, String>,
+        nested: &rustc_hash::FxHashMap<String, String>,
     ) -> TypeInfo {
         let scope = Scope {
             from: &t.fqn,

@@ -323,6 +323,18 @@ pub(crate) struct CallSite {
 
 /// `List<Map<K, V>>[]` → `List[]`; `a.b.C<T>` → `a.b.C`; varargs `...` → `[]`.
 pub(crate) fn erase(ty: &str) -> String {
+    // Most types are written plain (`String`, `java.util.List`, `int[]`): nothing to take out.
+    let plain = ty
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'[' | b']'));
+    if plain && !ty.ends_with("...") {
+        return ty.to_string();
+    }
+    erase_written(ty)
+}
+
+/// [`erase`] of any type as written, character by character.
+fn erase_written(ty: &str) -> String {
     let mut out = String::with_capacity(ty.len());
     let mut depth = 0usize;
     for c in ty.chars() {
@@ -438,4 +450,35 @@ pub(crate) fn type_args(written: &str) -> Vec<String> {
         out.push(cur.trim().to_string());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn erase_takes_out_arguments_spaces_varargs_and_annotations() {
+        for (written, erased) in [
+            ("String", "String"),
+            ("java.util.Map.Entry", "java.util.Map.Entry"),
+            ("int[]", "int[]"),
+            ("Outer$Inner", "Outer$Inner"),
+            ("List<String>", "List"),
+            ("Map<String, List<Integer>>", "Map"),
+            ("String...", "String[]"),
+            ("@NonNull String", "String"),
+            ("java.util. List", "java.util.List"),
+        ] {
+            assert_eq!(erase(written), erased, "{written}");
+        }
+    }
+
+    proptest! {
+        /// The shortcut for plain names answers what the character walk does.
+        #[test]
+        fn erase_of_a_plain_name_is_the_character_walk(ty in "[A-Za-z0-9_.$\\[\\]@<>, ]{0,24}") {
+            prop_assert_eq!(erase(&ty), erase_written(&ty));
+        }
+    }
 }

@@ -136,7 +136,7 @@ pub(crate) struct SymbolTable {
 struct SharedTypes {
     types: FxHashMap<String, TypeInfo>,
     /// `(package, simple name)` → fqn of top-level types.
-    by_package: FxHashMap<(String, String), String>,
+    by_package: FxHashMap<String, FxHashMap<String, String>>,
     /// Package → the classes holding its top-level functions and properties (Kotlin's
     /// file facades), where top-level and extension functions are looked up.
     facades: FxHashMap<String, Vec<String>>,
@@ -261,7 +261,9 @@ impl SymbolTable {
             for t in file.types.iter().filter(|t| t.outer.is_none()) {
                 shared
                     .by_package
-                    .insert((file.package.clone(), t.name.clone()), t.fqn.clone());
+                    .entry(file.package.clone())
+                    .or_default()
+                    .insert(t.name.clone(), t.fqn.clone());
             }
             for info in type_infos(file) {
                 shared.types.insert(info.fqn.clone(), info);
@@ -465,7 +467,8 @@ impl SymbolTable {
                 return None;
             }
             // The type itself, its member types and inherited member types.
-            if simple_name(&t.fqn) == name && !t.fqn.contains('$') {
+            let simple = t.fqn.rsplit_once('.').map_or(t.fqn.as_str(), |(_, simple)| simple);
+            if simple == name && !t.fqn.contains('$') {
                 return Some(TypeRef {
                     fqn: t.fqn.clone(),
                     internal: true,
@@ -490,7 +493,8 @@ impl SymbolTable {
         if let Some(fqn) = self
             .shared
             .by_package
-            .get(&(ctx.package.clone(), name.to_string()))
+            .get(ctx.package.as_str())
+            .and_then(|types| types.get(name))
         {
             return Some(TypeRef {
                 fqn: fqn.clone(),

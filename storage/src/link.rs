@@ -8,9 +8,8 @@
 //! re-index of either side re-links both. What the keys mean is the indexer's business;
 //! here they are opaque strings.
 
-use std::collections::HashMap;
-
 use bincode::{Decode, Encode};
+use rustc_hash::FxHashMap;
 
 use crate::adjacency::Edge;
 use crate::model::{EdgeKind, LinkPolicy};
@@ -58,7 +57,8 @@ pub(crate) struct Resolution {
 
 /// Resolves every reference in `decls` against every anchor in `decls`.
 pub(crate) fn resolve<'a>(decls: impl Iterator<Item = &'a (u32, LinkDecl)> + Clone) -> Resolution {
-    let mut anchors: HashMap<&str, Vec<u32>> = HashMap::new();
+    // Every anchor of every product, at every open and commit: hashed with FxHash.
+    let mut anchors: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
     for (node, decl) in decls.clone() {
         if let LinkDecl::Anchor { key } = decl {
             anchors.entry(key.as_str()).or_default().push(*node);

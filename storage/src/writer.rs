@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use roaring::RoaringBitmap;
 use rocksdb::WriteBatch;
+use rustc_hash::FxHashMap;
 
 use crate::adjacency::Update;
 use crate::codec;
@@ -71,7 +72,7 @@ pub struct ProductWriter {
     sets: HashMap<String, RoaringBitmap>,
     buffered_set_ids: usize,
     decls: Vec<(u32, LinkDecl)>,
-    decl_seq: HashMap<u32, u32>,
+    decl_seq: FxHashMap<u32, u32>,
     warnings: Vec<Warning>,
     timings: Vec<(String, u64)>,
     stats: Vec<(String, u64)>,
@@ -164,7 +165,7 @@ impl Store {
             sets: HashMap::new(),
             buffered_set_ids: 0,
             decls: Vec::new(),
-            decl_seq: HashMap::new(),
+            decl_seq: FxHashMap::default(),
             warnings: Vec::new(),
             timings: Vec::new(),
             stats: Vec::new(),

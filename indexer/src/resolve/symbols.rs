@@ -467,7 +467,10 @@ impl SymbolTable {
                 return None;
             }
             // The type itself, its member types and inherited member types.
-            let simple = t.fqn.rsplit_once('.').map_or(t.fqn.as_str(), |(_, simple)| simple);
+            let simple = t
+                .fqn
+                .rsplit_once('.')
+                .map_or(t.fqn.as_str(), |(_, simple)| simple);
             if simple == name && !t.fqn.contains('$') {
                 return Some(TypeRef {
                     fqn: t.fqn.clone(),

@@ -1159,11 +1159,31 @@ fn index_code(
 
     run.time("code.declarations", started.elapsed());
     let started = Instant::now();
-    let table = SymbolTable::build(skeletons.iter());
     let dependency_types = dependency_types(run, code.builds, code.dependencies);
-    let product_types = resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types);
-    // What each module declaring its own copy of a name another module declares sees.
-    let copied = copies::by_module(&skeletons, &skeleton_modules);
+    // Modules by name: a module's node id is the generation's, not the same from run to run.
+    let module_names: Vec<Option<String>> = skeletons
+        .iter()
+        .map(|f| (code.service_of)(&f.path).map(|(_, name)| name.to_string()))
+        .collect();
+    // The symbol table and the product's types over it on one worker; on the other, what
+    // every file's calls resolve against (unchanged, a file's cached calls hold), the types
+    // by name and what each module declaring its own copy of a name another module
+    // declares sees.
+    let dependencies = &run.dependencies;
+    let ((table, product_types), (context, decls, copied)) = rayon::join(
+        || {
+            let table = SymbolTable::build(skeletons.iter());
+            let types = resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types);
+            (table, types)
+        },
+        || {
+            (
+                cache::resolution_context(&skeletons, &module_names, dependencies),
+                frameworks::types_by_fqn(&skeletons),
+                copies::by_module(&skeletons, &skeleton_modules),
+            )
+        },
+    );
     let views: BTreeMap<copies::ModuleKey, copies::ModuleView<'_>> = copied
         .iter()
         .map(|(module, files)| {
@@ -1179,7 +1199,6 @@ fn index_code(
     let table_of = |module: copies::ModuleKey| views.get(&module).map_or(&table, |v| &v.table);
     emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &skeleton_modules, &table_of)?;
     let service_name = |rel: &str| (code.service_of)(rel).map(|(_, name)| name);
-    let decls = frameworks::types_by_fqn(&skeletons);
     let product = Product {
         table: &table,
         values: frameworks::values::Values {
@@ -1211,13 +1230,6 @@ fn index_code(
         _ => (&table, &product_types, &product),
     };
 
-    // What every file's calls resolve against: unchanged, a file's cached calls hold.
-    // Modules by name: a module's node id is the generation's, not the same from run to run.
-    let module_names: Vec<Option<String>> = skeletons
-        .iter()
-        .map(|f| (code.service_of)(&f.path).map(|(_, name)| name.to_string()))
-        .collect();
-    let context = cache::resolution_context(&skeletons, &module_names, &run.dependencies);
     run.time("code.symbols", started.elapsed());
     let started = Instant::now();
 

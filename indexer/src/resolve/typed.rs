@@ -976,7 +976,15 @@ impl<'a> Typer<'a> {
     }
 
     fn known(&self, binary: &str) -> bool {
-        !binary.starts_with(UNKNOWN) && self.types.by_binary(binary).is_some()
+        self.known_type(binary).is_some()
+    }
+
+    /// The model's entry for `binary`, unless it is a name the resolver could not bind.
+    fn known_type(&self, binary: &str) -> Option<&'a TypeInfo> {
+        if binary.starts_with(UNKNOWN) {
+            return None;
+        }
+        self.types.by_binary(binary)
     }
 
     /// Whether the layer that answers for `binary` is the bundled library models (not a
@@ -1004,35 +1012,26 @@ impl<'a> Typer<'a> {
         fit
     }
 
-    /// [`Typer::subtype`] as every file of the product has it.
+    /// [`Typer::subtype`] as every file of the product has it: `Maybe` unless both types,
+    /// and every type the walk from `sub` meets, are known.
     fn subtype_shared(&self, sub: &str, sup: &str) -> Fit {
-        if sub.starts_with(UNKNOWN) || sup.starts_with(UNKNOWN) {
-            return Fit::Maybe;
-        }
-        let (Some(a), Some(b)) = (self.types.by_binary(sub), self.types.by_binary(sup)) else {
+        let (Some(a), Some(b)) = (self.known_type(sub), self.known_type(sup)) else {
             return Fit::Maybe;
         };
         let key = SubtypeMemo::key(a, b);
         if let Some(fit) = self.shared_subtypes.get(&key) {
             return fit;
         }
-        let fit = self.subtype_walk(sub, sup);
+        let walk = self.types.supertypes(&ClassTy::plain(Name::from(sub)));
+        let fit = if walk.iter().any(|(c, _)| &*c.name == sup) {
+            Fit::Strict
+        } else if walk.iter().any(|(c, _)| !self.known(&c.name)) {
+            Fit::Maybe
+        } else {
+            Fit::No
+        };
         self.shared_subtypes.insert(key, fit);
         fit
-    }
-
-    fn subtype_walk(&self, sub: &str, sup: &str) -> Fit {
-        if !self.known(sub) || !self.known(sup) {
-            return Fit::Maybe;
-        }
-        let walk = self.types.supertypes(&ClassTy::plain(Name::from(sub)));
-        if walk.iter().any(|(c, _)| &*c.name == sup) {
-            return Fit::Strict;
-        }
-        if walk.iter().any(|(c, _)| !self.known(&c.name)) {
-            return Fit::Maybe;
-        }
-        Fit::No
     }
 
     /// The parameter types and result of the one abstract method of a functional

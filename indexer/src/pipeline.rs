@@ -217,23 +217,52 @@ struct Module {
     build: BuildFile,
 }
 
-/// The deployable module `rel` belongs to: the deepest one whose folder holds it.
-fn module_of<'m>(modules: &'m [Module], rel: &str) -> Option<&'m Module> {
-    modules
-        .iter()
-        .filter(|m| {
-            m.deployable
-                && (m.dir.is_empty()
-                    || rel
-                        .strip_prefix(m.dir.as_str())
-                        .is_some_and(|rest| rest.starts_with('/')))
-        })
-        .max_by_key(|m| m.dir.len())
+/// The deployable modules of a repository by folder. A repository has hundreds of modules
+/// and thousands of files, and every file's module is asked for several times: walking up
+/// the file's folders costs its depth, where a scan of the modules costs their number.
+struct DeployableModules<'m> {
+    by_dir: rustc_hash::FxHashMap<&'m str, &'m Module>,
+    /// The module at the repository's root, if one is deployable.
+    root: Option<&'m Module>,
+}
+
+impl<'m> DeployableModules<'m> {
+    fn new(modules: &'m [Module]) -> Self {
+        let mut by_dir = rustc_hash::FxHashMap::default();
+        let mut root = None;
+        // Of two modules in one folder, the later wins.
+        for m in modules.iter().filter(|m| m.deployable) {
+            if m.dir.is_empty() {
+                root = Some(m);
+            } else {
+                by_dir.insert(m.dir.as_str(), m);
+            }
+        }
+        DeployableModules { by_dir, root }
+    }
+
+    /// The deployable module `rel` belongs to: the deepest one whose folder holds it.
+    fn of(&self, rel: &str) -> Option<&'m Module> {
+        rel.rmatch_indices('/')
+            .find_map(|(end, _)| self.by_dir.get(&rel[..end]).copied())
+            .or(self.root)
+    }
 }
 
 /// The modules of a repository, from its Maven POMs and Gradle build scripts.
 fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module> {
     let mut modules = Vec::new();
+    // The folders with main sources (`{dir}/src/main/…`), each as `{dir}/` (`""` for the
+    // root): what makes a Gradle module deployable, found in one pass over the files.
+    let with_main_sources: std::collections::HashSet<&str> = files
+        .iter()
+        .flat_map(|f| {
+            f.rel
+                .match_indices("src/main/")
+                .filter(|(at, _)| *at == 0 || f.rel.as_bytes()[at - 1] == b'/')
+                .map(|(at, _)| &f.rel[..at])
+        })
+        .collect();
     for f in files.iter().filter(|f| f.kind == SourceKind::BuildFile) {
         let Some(kind) = build::build_kind(&f.rel) else {
             continue;
@@ -259,16 +288,8 @@ fn find_modules(files: &[SourceFile], warnings: &mut Vec<Warning>) -> Vec<Module
         }
         let deployable = match kind {
             BuildKind::Maven => parsed.packaging.as_deref() != Some("pom"),
-            _ => {
-                let prefix = if dir.is_empty() {
-                    String::new()
-                } else {
-                    format!("{dir}/")
-                };
-                files
-                    .iter()
-                    .any(|g| g.rel.starts_with(&format!("{prefix}src/main/")))
-            }
+            _ if dir.is_empty() => with_main_sources.contains(""),
+            _ => with_main_sources.contains(format!("{dir}/").as_str()),
         };
         modules.push(Module {
             dir,
@@ -317,9 +338,10 @@ fn index_repo(
     // to the others from the repository (`shared/billing-service.yml`). The module of each
     // file is found once: a repository has hundreds of modules and thousands of config files.
     let deployable: Vec<&Module> = modules.iter().filter(|m| m.deployable).collect();
+    let module_of = DeployableModules::new(&modules);
     let local_module: Vec<Option<&str>> = local
         .iter()
-        .map(|c| module_of(&modules, &c.file.rel).map(|m| m.dir.as_str()))
+        .map(|c| module_of.of(&c.file.rel).map(|m| m.dir.as_str()))
         .collect();
     let in_module = |m: &Module, except: &ServedTo| -> Vec<&ParsedConfig> {
         local
@@ -387,10 +409,7 @@ fn index_repo(
     let config_modules = |rel: &str| -> Vec<String> {
         match served_to.get(rel) {
             Some((dirs, _)) => dirs.clone(),
-            None => module_of(&modules, rel)
-                .map(|m| m.dir.clone())
-                .into_iter()
-                .collect(),
+            None => module_of.of(rel).map(|m| m.dir.clone()).into_iter().collect(),
         }
     };
     // The one module a file belongs to for its service and its placeholders: a file
@@ -398,7 +417,7 @@ fn index_repo(
     let owner_dir = |rel: &str| -> Option<String> {
         match served_to.get(rel) {
             Some((dirs, _)) if dirs.len() == 1 => dirs.first().cloned(),
-            _ => module_of(&modules, rel).map(|m| m.dir.clone()),
+            _ => module_of.of(rel).map(|m| m.dir.clone()),
         }
     };
     let env: Vec<&ParsedConfig> = configs
@@ -499,7 +518,8 @@ fn index_repo(
         .collect();
     let mut file_nodes: BTreeMap<String, NodeId> = BTreeMap::new();
     for f in files {
-        let parent = module_of(&modules, &f.rel)
+        let parent = module_of
+            .of(&f.rel)
             .and_then(|m| services.get(&m.dir).map(|(id, _)| *id))
             .unwrap_or(repo);
         let id = emit::layout::write_file(run, w, parent, &repo_name, f)?;

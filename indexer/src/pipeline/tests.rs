@@ -702,3 +702,58 @@ fn the_fixture_company_feign_calls_resolve_by_service_as_expected_md_says() {
         assert_eq!(endpoint.attr("service"), Some(row[4].as_str()), "{}", row[0]);
     }
 }
+
+/// The module a file belongs to, found by walking up its folders, is the one a scan of every
+/// module finds: the deepest deployable module whose folder holds the file (of two in one
+/// folder, the later), else a deployable module at the root.
+mod module_lookup {
+    use proptest::prelude::*;
+
+    use super::super::{DeployableModules, Module};
+    use crate::lang::build::BuildFile;
+
+    /// The reference: every module checked against the path.
+    fn scan<'m>(modules: &'m [Module], rel: &str) -> Option<&'m Module> {
+        modules
+            .iter()
+            .filter(|m| {
+                m.deployable
+                    && (m.dir.is_empty()
+                        || rel
+                            .strip_prefix(m.dir.as_str())
+                            .is_some_and(|rest| rest.starts_with('/')))
+            })
+            .max_by_key(|m| m.dir.len())
+    }
+
+    fn path() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(vec!["a", "b", "ab", "a.b", "src"]), 0..4)
+            .prop_map(|segments| segments.join("/"))
+    }
+
+    proptest! {
+        #[test]
+        fn walking_up_finds_what_a_scan_finds(
+            dirs in prop::collection::vec((path(), any::<bool>()), 0..8),
+            files in prop::collection::vec(path(), 1..12),
+        ) {
+            let modules: Vec<Module> = dirs
+                .into_iter()
+                .enumerate()
+                .map(|(i, (dir, deployable))| Module {
+                    dir,
+                    artifact: Some(format!("m{i}")),
+                    deployable,
+                    build: BuildFile::default(),
+                })
+                .collect();
+            let index = DeployableModules::new(&modules);
+            for file in files {
+                let rel = format!("{file}/F.java");
+                let found = index.of(&rel).and_then(|m| m.artifact.clone());
+                let expected = scan(&modules, &rel).and_then(|m| m.artifact.clone());
+                prop_assert_eq!(found, expected, "{}", rel);
+            }
+        }
+    }
+}

@@ -20,10 +20,10 @@
 /// The version of the store format this build reads and writes (`docs/storage-format.md`).
 /// `tests/first_run.rs` holds it to the storage crate's own: a store of another version is
 /// refused, and the message names the version this build expects.
-pub const STORE_FORMAT_VERSION: u32 = 1;
+pub const STORE_FORMAT_VERSION: u32 = 2;
 
 /// What `semgraph --version` prints after the name: the release and the store format.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (store format version 1)");
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (store format version 2)");
 
 pub mod answer;
 pub mod backup_cmd;

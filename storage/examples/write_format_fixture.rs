@@ -2,7 +2,7 @@
 //! version changes, and commit the result under `storage/tests/data/store-v<N>/`.
 //!
 //! ```text
-//! cargo run -p semgraph-storage --example write_format_fixture -- storage/tests/data/store-v1
+//! cargo run -p semgraph-storage --example write_format_fixture -- storage/tests/data/store-v2
 //! ```
 
 use semgraph_storage::{

@@ -11,7 +11,7 @@ use crate::error::{Result, StoreError};
 use crate::model::EdgeKind;
 
 /// The format version written into `meta/format_version`.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
 /// The version byte that starts every bincode-encoded record.
 const RECORD_VERSION: u8 = 1;
@@ -110,30 +110,42 @@ pub(crate) enum NameIndex {
     Lower = b'L' as isize,
 }
 
-/// `names` key: index tag, the name (NUL bytes replaced), `0x00`, node id.
-pub(crate) fn name_key(index: NameIndex, name: &str, id: u32) -> Vec<u8> {
-    let mut key = name_prefix(index, name);
+/// `names` key: the run that wrote it, index tag, the name (NUL bytes replaced), `0x00`,
+/// node id. Keyed by run first, so a run's names are one range: written past every other
+/// run's (run ids only grow) and purged by one range delete.
+pub(crate) fn name_key(run: u64, index: NameIndex, name: &str, id: u32) -> Vec<u8> {
+    let mut key = name_prefix(run, index, name);
     key.push(0);
     key.extend_from_slice(&id.to_be_bytes());
     key
 }
 
-/// The prefix shared by every `names` key of `index` whose name starts with `name`.
-pub(crate) fn name_prefix(index: NameIndex, name: &str) -> Vec<u8> {
-    let mut key = Vec::with_capacity(name.len() + 6);
+/// The prefix shared by every `names` key of `run` and `index` whose name starts with `name`.
+pub(crate) fn name_prefix(run: u64, index: NameIndex, name: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(name.len() + 14);
+    key.extend_from_slice(&run.to_be_bytes());
     key.push(index as u8);
     key.extend(name.bytes().map(|b| if b == 0 { b' ' } else { b }));
     key
 }
 
-/// Splits a `names` key into its name and id.
+/// The range of every `names` key of `run`: `[start, end)`.
+pub(crate) fn run_names_range(run: u64) -> ([u8; 8], [u8; 8]) {
+    (run.to_be_bytes(), run.saturating_add(1).to_be_bytes())
+}
+
+/// Splits a `names` key into what follows its run (index tag, name, `0x00`, id) and its id.
 pub(crate) fn parse_name_key(key: &[u8]) -> Option<(&[u8], u32)> {
-    if key.len() < 6 || key[key.len() - 5] != 0 {
+    if key.len() < 14 || key[key.len() - 5] != 0 {
         return None;
     }
     let id = id_from_key(&key[key.len() - 4..])?;
-    Some((&key[1..key.len() - 5], id))
+    Some((&key[8..], id))
 }
+
+/// Format 1's `names` keys had no run in front: an index tag (`F`, `L`, `N`), the name,
+/// `0x00` and the id. They all lie in this range, which no key of a run below 2^56 reaches.
+pub(crate) const FORMAT_1_NAMES: (&[u8], &[u8]) = (b"A", b"[");
 
 /// `sets` key: run id, set name.
 pub(crate) fn set_key(run: u64, name: &str) -> Vec<u8> {
@@ -291,12 +303,21 @@ mod tests {
     }
 
     #[test]
-    fn name_keys_sort_by_name_then_id_and_parse_back() {
-        let a = name_key(NameIndex::Simple, "foo", 7);
-        let b = name_key(NameIndex::Simple, "foo", 300);
-        let c = name_key(NameIndex::Simple, "foobar", 1);
-        assert!(a < b && b < c);
-        assert_eq!(parse_name_key(&b), Some((&b"foo"[..], 300)));
+    fn name_keys_sort_by_run_then_name_then_id_and_parse_back() {
+        let a = name_key(3, NameIndex::Simple, "foo", 7);
+        let b = name_key(3, NameIndex::Simple, "foo", 300);
+        let c = name_key(3, NameIndex::Simple, "foobar", 1);
+        let d = name_key(4, NameIndex::Fqn, "a", 1);
+        assert!(a < b && b < c && c < d);
+        assert_eq!(parse_name_key(&b), Some((&b"Nfoo\0\0\0\x01\x2c"[..], 300)));
+        let (start, end) = run_names_range(3);
+        assert!(start.as_slice() <= a.as_slice() && c.as_slice() < end.as_slice());
+        assert!(d.as_slice() >= end.as_slice());
+        let (old_start, old_end) = FORMAT_1_NAMES;
+        for tag in [b'F', b'L', b'N'] {
+            assert!(old_start <= &[tag][..] && &[tag][..] < old_end);
+        }
+        assert!(d.as_slice() < old_start, "run-keyed names lie below format 1's");
     }
 
     #[test]

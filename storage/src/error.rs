@@ -34,6 +34,15 @@ pub enum StoreError {
         /// Understood by this build.
         expected: u32,
     },
+    /// The store was written by an older format version that an open for writing upgrades
+    /// in place, and this open is read-only.
+    #[error("the store has format version {found}, this semgraph reads version {expected}; open it once for writing (`semgraph index` or `semgraph serve`) and it is upgraded in place")]
+    UpgradeNeeded {
+        /// On disk.
+        found: u32,
+        /// Understood by this build.
+        expected: u32,
+    },
     /// An edge named a node that this index run did not create.
     #[error("edge {from} -> {to} names a node outside this index run; link across products with a link declaration")]
     ForeignNode {

@@ -408,7 +408,7 @@ impl Stager {
                 let id = node.id.0;
                 self.nodes
                     .add(&codec::id_key(id), &codec::encode_record(&node), Write::Put);
-                for key in store::name_keys(&node, id) {
+                for key in store::name_keys(self.run, &node, id) {
                     self.names.add(&key, &[], Write::Put);
                 }
             }
@@ -595,43 +595,4 @@ enum Which {
     Content,
     Links,
     Sets,
-}
-
-/// Deletes `keys` of `cf` (emptying `keys`): sorted into one SST file of deletes and
-/// ingested, so a purge writes no memtable entry per key.
-pub(crate) fn delete_keys(store: &Store, cf: &'static str, keys: &mut Vec<Vec<u8>>) -> Result<()> {
-    if keys.is_empty() {
-        return Ok(());
-    }
-    keys.sort_unstable();
-    keys.dedup();
-    static PURGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let dir = store.inner.path.join(INGEST_DIR);
-    std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
-    let path = dir.join(format!(
-        "purge-{}-{}.sst",
-        std::process::id(),
-        PURGES.fetch_add(1, Ordering::Relaxed)
-    ));
-    let options = store::cf_options(cf, &store.inner.cache);
-    let written = (|| -> Result<()> {
-        let mut writer = SstFileWriter::create(&options);
-        writer.open(&path)?;
-        for key in keys.iter() {
-            writer.delete(key)?;
-        }
-        writer.finish()?;
-        let inner = &store.inner;
-        let mut opts = IngestExternalFileOptions::default();
-        opts.set_move_files(true);
-        inner
-            .db
-            .ingest_external_file_cf_opts(inner.cf(cf), &opts, vec![&path])?;
-        Ok(())
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&path);
-    }
-    keys.clear();
-    written
 }

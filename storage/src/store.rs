@@ -383,8 +383,11 @@ impl Store {
         let store = Store {
             inner: Arc::new(inner),
         };
-        store.check_format()?;
+        let upgrade_from = store.check_format()?;
         let (mut catalog, mut free) = store.load_catalog()?;
+        if upgrade_from == Some(1) {
+            store.upgrade_names(&catalog)?;
+        }
         if !read_only {
             store.recover(&mut catalog, &mut free)?;
         }
@@ -394,7 +397,9 @@ impl Store {
         Ok(store)
     }
 
-    fn check_format(&self) -> Result<()> {
+    /// Checks the store's format version, writing it into a new store. An older version
+    /// that this build upgrades in place is returned (and refused on a read-only open).
+    fn check_format(&self) -> Result<Option<u32>> {
         let inner = &self.inner;
         match inner.db.get_cf(inner.cf(CF_META), META_FORMAT)? {
             Some(bytes) => {
@@ -407,13 +412,18 @@ impl Store {
                             cf: CF_META,
                             reason: "format version is not 4 bytes".into(),
                         })?;
-                if found != codec::FORMAT_VERSION {
-                    return Err(StoreError::FormatVersion {
+                match found {
+                    codec::FORMAT_VERSION => Ok(None),
+                    1 if inner.read_only => Err(StoreError::UpgradeNeeded {
                         found,
                         expected: codec::FORMAT_VERSION,
-                    });
+                    }),
+                    1 => Ok(Some(found)),
+                    _ => Err(StoreError::FormatVersion {
+                        found,
+                        expected: codec::FORMAT_VERSION,
+                    }),
                 }
-                Ok(())
             }
             None if inner.read_only => Err(StoreError::Invalid {
                 what: "store",
@@ -432,9 +442,60 @@ impl Store {
                     codec::encode_record(&Catalog::default()),
                 );
                 inner.db.write_opt(batch, &sync_write())?;
-                Ok(())
+                Ok(None)
             }
         }
+    }
+
+    /// Upgrades format 1 to 2: format 1 kept one name index for every run, format 2 keys each
+    /// run's names by the run. Each name of a served node moves under its product's run;
+    /// names of ids no product serves are dropped (those ids are purged by this open). The
+    /// old keys go and the new version is recorded in one synced write, so a crash before it
+    /// leaves format 1, upgraded again on the next open.
+    fn upgrade_names(&self, catalog: &Catalog) -> Result<()> {
+        let inner = &self.inner;
+        let mut runs: Vec<(u64, RoaringBitmap)> = Vec::new();
+        for p in &catalog.products {
+            runs.push((p.run, self.read_set(p.run, SET_NODES)?));
+        }
+        let (start, end) = codec::FORMAT_1_NAMES;
+        let mut opts = ReadOptions::default();
+        opts.set_iterate_upper_bound(end.to_vec());
+        opts.fill_cache(false);
+        let mut batch = WriteBatch::default();
+        let mut moved = 0u64;
+        for item in inner.db.iterator_cf_opt(
+            inner.cf(CF_NAMES),
+            opts,
+            IteratorMode::From(start, ScanDirection::Forward),
+        ) {
+            let (key, _) = item?;
+            if key.len() < 6 || key[key.len() - 5] != 0 {
+                continue;
+            }
+            let Some(id) = codec::id_from_key(&key[key.len() - 4..]) else {
+                continue;
+            };
+            let Some((run, _)) = runs.iter().find(|(_, ids)| ids.contains(id)) else {
+                continue;
+            };
+            let mut new_key = run.to_be_bytes().to_vec();
+            new_key.extend_from_slice(&key);
+            batch.put_cf(inner.cf(CF_NAMES), new_key, []);
+            moved += 1;
+            if batch.len() >= 100_000 {
+                inner.db.write(std::mem::take(&mut batch))?;
+            }
+        }
+        batch.delete_range_cf(inner.cf(CF_NAMES), start, end);
+        batch.put_cf(
+            inner.cf(CF_META),
+            META_FORMAT,
+            codec::FORMAT_VERSION.to_be_bytes(),
+        );
+        inner.db.write_opt(batch, &sync_write())?;
+        tracing::info!(names = moved, "upgraded the store from format 1 to 2");
+        Ok(())
     }
 
     fn load_catalog(&self) -> Result<(Catalog, RoaringBitmap)> {
@@ -479,8 +540,7 @@ impl Store {
                 dirty = dirty.len(),
                 "an index run died before its commit; purging its partial data"
             );
-            self.purge_names_by_scan(&dirty)?;
-            self.purge_ids(&dirty, Some(staging.run), false)?;
+            self.purge_ids(&dirty, Some(staging.run))?;
             catalog.next_id = max_id;
             *free = dirty;
             let run = IndexRun {
@@ -507,7 +567,7 @@ impl Store {
         let retired = std::mem::take(&mut catalog.retired);
         for r in &retired {
             let ids = codec::decode_ids(CF_META, &r.ids)?;
-            self.purge_ids(&ids, r.run, true)?;
+            self.purge_ids(&ids, r.run)?;
             *free |= ids;
         }
         if !retired.is_empty() {
@@ -518,47 +578,11 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes every record of `ids` (and the sets of `run`). With `names_from_records`, the
-    /// name-index entries are found through the node records first.
-    pub(crate) fn purge_ids(
-        &self,
-        ids: &RoaringBitmap,
-        run: Option<u64>,
-        names_from_records: bool,
-    ) -> Result<()> {
+    /// Deletes every record of `ids`, and the names and sets of `run`. A run's names and
+    /// sets are each one range of keys: the table files wholly inside it are dropped (no
+    /// compaction rewrites them), and one range delete covers what other files hold.
+    pub(crate) fn purge_ids(&self, ids: &RoaringBitmap, run: Option<u64>) -> Result<()> {
         let inner = &self.inner;
-        if names_from_records {
-            // One scan of the records per id range (ids of a run are mostly contiguous), and
-            // the name keys deleted as sorted SST files: no read and no write per node.
-            let mut keys: Vec<Vec<u8>> = Vec::new();
-            let mut bytes = 0usize;
-            for range in id_ranges(ids) {
-                let mut opts = ReadOptions::default();
-                opts.set_iterate_upper_bound(codec::id_key(range.end).to_vec());
-                opts.fill_cache(false);
-                let from = codec::id_key(range.start);
-                for item in inner.db.iterator_cf_opt(
-                    inner.cf(CF_NODES),
-                    opts,
-                    IteratorMode::From(&from, ScanDirection::Forward),
-                ) {
-                    let (key, value) = item?;
-                    let Some(id) = codec::id_from_key(&key) else {
-                        continue;
-                    };
-                    let names: NodeNames = codec::decode_record(CF_NODES, &value)?;
-                    for k in name_keys_of(&names.name, names.fqn.as_deref(), id) {
-                        bytes += k.len();
-                        keys.push(k);
-                    }
-                }
-                if bytes >= inner.options.staging_bytes {
-                    staging::delete_keys(self, CF_NAMES, &mut keys)?;
-                    bytes = 0;
-                }
-            }
-            staging::delete_keys(self, CF_NAMES, &mut keys)?;
-        }
         let mut batch = WriteBatch::default();
         for range in id_ranges(ids) {
             // Ids are below 2^28, so `range.end` always has a key.
@@ -572,29 +596,12 @@ impl Store {
             }
         }
         if let Some(run) = run {
-            batch.delete_range_cf(
-                inner.cf(CF_SETS),
-                codec::set_key(run, ""),
-                codec::set_key(run + 1, ""),
-            );
-        }
-        inner.db.write(batch)?;
-        Ok(())
-    }
-
-    fn purge_names_by_scan(&self, dirty: &RoaringBitmap) -> Result<()> {
-        let inner = &self.inner;
-        let mut batch = WriteBatch::default();
-        for item in inner.db.iterator_cf(inner.cf(CF_NAMES), IteratorMode::Start) {
-            let (key, _) = item?;
-            if let Some((_, id)) = codec::parse_name_key(&key) {
-                if dirty.contains(id) {
-                    batch.delete_cf(inner.cf(CF_NAMES), &key);
-                }
-            }
-            if batch.len() >= 100_000 {
-                inner.db.write(std::mem::take(&mut batch))?;
-            }
+            let (from, to) = codec::run_names_range(run);
+            inner.db.delete_file_in_range_cf(inner.cf(CF_NAMES), from, to)?;
+            batch.delete_range_cf(inner.cf(CF_NAMES), from, to);
+            let (from, to) = (codec::set_key(run, ""), codec::set_key(run + 1, ""));
+            inner.db.delete_file_in_range_cf(inner.cf(CF_SETS), &from, &to)?;
+            batch.delete_range_cf(inner.cf(CF_SETS), from, to);
         }
         inner.db.write(batch)?;
         Ok(())
@@ -847,7 +854,7 @@ impl Store {
         }
         for r in &ready {
             let ids = codec::decode_ids(CF_META, &r.ids)?;
-            self.purge_ids(&ids, r.run, true)?;
+            self.purge_ids(&ids, r.run)?;
             *free |= ids;
         }
         let mut batch = WriteBatch::default();
@@ -953,36 +960,21 @@ impl StoredLists for ScannedLists<'_> {
 }
 
 /// The name-index keys of a node.
-pub(crate) fn name_keys(node: &Node, id: u32) -> Vec<Vec<u8>> {
-    name_keys_of(&node.name, node.fqn.as_deref(), id)
-}
-
-/// The name-index keys of node `id` named `name` (and `fqn`).
-pub(crate) fn name_keys_of(name: &str, fqn: Option<&str>, id: u32) -> Vec<Vec<u8>> {
+pub(crate) fn name_keys(run: u64, node: &Node, id: u32) -> Vec<Vec<u8>> {
+    let name = node.name.as_str();
     let lower_name = name.to_lowercase();
     let mut keys = vec![
-        codec::name_key(NameIndex::Simple, name, id),
-        codec::name_key(NameIndex::Lower, &lower_name, id),
+        codec::name_key(run, NameIndex::Simple, name, id),
+        codec::name_key(run, NameIndex::Lower, &lower_name, id),
     ];
-    if let Some(fqn) = fqn {
-        keys.push(codec::name_key(NameIndex::Fqn, fqn, id));
+    if let Some(fqn) = node.fqn.as_deref() {
+        keys.push(codec::name_key(run, NameIndex::Fqn, fqn, id));
         let lower = fqn.to_lowercase();
         if lower != lower_name {
-            keys.push(codec::name_key(NameIndex::Lower, &lower, id));
+            keys.push(codec::name_key(run, NameIndex::Lower, &lower, id));
         }
     }
     keys
-}
-
-/// The leading fields of a node record (see [`Node`]): enough to find its name keys
-/// without decoding the rest.
-#[derive(Decode)]
-struct NodeNames {
-    _id: NodeId,
-    _kind: NodeKind,
-    _product: ProductId,
-    name: String,
-    fqn: Option<String>,
 }
 
 /// The contiguous ranges of a bitmap, end exclusive.
@@ -1151,52 +1143,65 @@ impl Snapshot {
         Ok(out)
     }
 
-    fn scan_names(&self, prefix: &[u8], limit: usize) -> Result<Vec<NodeId>> {
+    /// Up to `limit` live nodes with a `names` key of `index` starting with `name` (then
+    /// `0x00` when `exact`), in name order: one range of keys per served run, merged.
+    fn scan_names(&self, index: NameIndex, name: &str, exact: bool, limit: usize) -> Result<Vec<NodeId>> {
         let inner = self.inner();
-        let mut opts = ReadOptions::default();
-        if let Some(end) = codec::prefix_end(prefix) {
-            opts.set_iterate_upper_bound(end);
-        }
-        let mut out = Vec::new();
-        let iter = inner.db.iterator_cf_opt(
-            inner.cf(CF_NAMES),
-            opts,
-            IteratorMode::From(prefix, ScanDirection::Forward),
-        );
-        for item in iter {
-            let (key, _) = item?;
-            let Some((_, id)) = codec::parse_name_key(&key) else {
-                continue;
-            };
-            if self.state.live.contains(id) && !out.contains(&NodeId(id)) {
-                out.push(NodeId(id));
-                if out.len() >= limit {
-                    break;
+        let mut found: Vec<(Vec<u8>, u32)> = Vec::new();
+        for product in &self.state.products {
+            let mut prefix = codec::name_prefix(product.info.run, index, name);
+            if exact {
+                prefix.push(0);
+            }
+            let mut opts = ReadOptions::default();
+            if let Some(end) = codec::prefix_end(&prefix) {
+                opts.set_iterate_upper_bound(end);
+            }
+            let iter = inner.db.iterator_cf_opt(
+                inner.cf(CF_NAMES),
+                opts,
+                IteratorMode::From(&prefix, ScanDirection::Forward),
+            );
+            // A run's first `limit` nodes are all it can add to the first `limit` of all; a
+            // node's first key is its place in the order.
+            let mut taken = RoaringBitmap::new();
+            for item in iter {
+                let (key, _) = item?;
+                let Some((name_and_id, id)) = codec::parse_name_key(&key) else {
+                    continue;
+                };
+                if self.state.live.contains(id) && taken.insert(id) {
+                    found.push((name_and_id.to_vec(), id));
+                    if taken.len() >= limit as u64 {
+                        break;
+                    }
                 }
             }
         }
-        Ok(out)
+        found.sort_unstable();
+        let mut seen = RoaringBitmap::new();
+        Ok(found
+            .into_iter()
+            .filter(|(_, id)| seen.insert(*id))
+            .take(limit)
+            .map(|(_, id)| NodeId(id))
+            .collect())
     }
 
     /// Nodes whose fully-qualified name is exactly `fqn`.
     pub fn find_by_fqn(&self, fqn: &str) -> Result<Vec<NodeId>> {
-        let mut prefix = codec::name_prefix(NameIndex::Fqn, fqn);
-        prefix.push(0);
-        self.scan_names(&prefix, usize::MAX)
+        self.scan_names(NameIndex::Fqn, fqn, true, usize::MAX)
     }
 
     /// Nodes whose simple name is exactly `name`.
     pub fn find_by_name(&self, name: &str) -> Result<Vec<NodeId>> {
-        let mut prefix = codec::name_prefix(NameIndex::Simple, name);
-        prefix.push(0);
-        self.scan_names(&prefix, usize::MAX)
+        self.scan_names(NameIndex::Simple, name, true, usize::MAX)
     }
 
     /// Up to `limit` nodes whose simple name or fqn starts with `prefix`, ignoring case,
     /// in name order.
     pub fn find_by_prefix(&self, prefix: &str, limit: usize) -> Result<Vec<NodeId>> {
-        let key = codec::name_prefix(NameIndex::Lower, &prefix.to_lowercase());
-        self.scan_names(&key, limit)
+        self.scan_names(NameIndex::Lower, &prefix.to_lowercase(), false, limit)
     }
 
     /// The content of `node` of `kind`, if stored (no entitlement check: callers decide).

@@ -151,7 +151,7 @@ pub(crate) struct Typer<'a> {
     /// inner call again for every call after it (`assertThat(x).isNotNull().isEqualTo(y)`).
     /// Only calls with a known end, and only found choices: one not found at some depth
     /// may be found at a shallower one.
-    chosen: RefCell<FxHashMap<ChosenKey, (String, Choice<'a>)>>,
+    chosen: RefCell<FxHashMap<ChosenKey, (String, std::rc::Rc<Choice<'a>>)>>,
 }
 
 impl<'a> Typer<'a> {
@@ -561,11 +561,13 @@ impl<'a> Typer<'a> {
     }
 
     /// The methods a call site may invoke.
-    pub(crate) fn call(&self, cs: &CallSite, depth: usize) -> Option<Choice<'a>> {
+    pub(crate) fn call(&self, cs: &CallSite, depth: usize) -> Option<std::rc::Rc<Choice<'a>>> {
         self.call_with(cs, depth, true)
     }
 
-    fn call_with(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<Choice<'a>> {
+    /// [`Typer::call`], choosing with or without typing lambdas; a chosen call is kept
+    /// (shared, not copied) for the chain or argument that asks again.
+    fn call_with(&self, cs: &CallSite, depth: usize, lambdas: bool) -> Option<std::rc::Rc<Choice<'a>>> {
         let key = (cs.byte, cs.end, lambdas);
         if cs.end != 0 {
             if let Some((name, choice)) = self.chosen.borrow().get(&key) {
@@ -574,7 +576,7 @@ impl<'a> Typer<'a> {
                 }
             }
         }
-        let choice = self.call_uncached(cs, depth, lambdas)?;
+        let choice = std::rc::Rc::new(self.call_uncached(cs, depth, lambdas)?);
         if cs.end != 0 {
             self.chosen
                 .borrow_mut()
@@ -697,10 +699,12 @@ impl<'a> Typer<'a> {
         depth: usize,
         lambdas: bool,
     ) -> Option<Choice<'a>> {
-        let mut cands: Vec<FoundMethod<'a>> = self.types.find_methods(recv, name);
-        if static_only && cands.iter().any(|m| m.method.is_static()) {
-            cands.retain(|m| m.method.is_static());
-        }
+        let all = self.types.find_methods(recv, name);
+        let only_static = static_only && all.iter().any(|m| m.method.is_static());
+        let cands: Vec<&FoundMethod<'a>> = all
+            .iter()
+            .filter(|m| !only_static || m.method.is_static())
+            .collect();
         if cands.is_empty() {
             return None;
         }
@@ -708,7 +712,7 @@ impl<'a> Typer<'a> {
         let args: Vec<Arg> = (0..n).map(|i| self.arg(cs, i, depth)).collect();
         // Phases 1 and 2: by arity, strict then loose; phase 3: varargs.
         let mut fitting: Vec<(FoundMethod<'a>, Fit)> = Vec::new();
-        for c in cands.iter().filter(|c| c.params.len() == n) {
+        for &c in cands.iter().filter(|c| c.params.len() == n) {
             let fit = args
                 .iter()
                 .zip(&c.params)
@@ -721,7 +725,7 @@ impl<'a> Typer<'a> {
         }
         let fixed_arity = !fitting.is_empty();
         if fitting.is_empty() {
-            for c in cands
+            for &c in cands
                 .iter()
                 .filter(|c| c.method.is_varargs() && n + 1 >= c.params.len())
             {
@@ -1358,7 +1362,7 @@ impl<'a> Typer<'a> {
                     .all(|(a, p)| matches!(self.fit_ty(a, p, m), Fit::Strict | Fit::Loose))
         };
         let fitting: Vec<FoundMethod<'a>> = cands
-            .into_iter()
+            .iter()
             .filter(|m| {
                 if !as_type || name == "<init>" || m.method.is_static() {
                     fits(m, &params)
@@ -1366,6 +1370,7 @@ impl<'a> Typer<'a> {
                     !params.is_empty() && fits(m, &params[1..])
                 }
             })
+            .cloned()
             .collect();
         Some(self.most_specific(fitting))
     }

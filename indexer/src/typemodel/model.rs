@@ -227,6 +227,10 @@ pub(crate) struct FoundMethod<'a> {
     pub(crate) distance: usize,
 }
 
+/// The overloads a lookup found, shared: a memoized lookup hands out the same list again
+/// without copying every overload's substituted signature.
+pub(crate) type Methods<'a> = std::sync::Arc<[FoundMethod<'a>]>;
+
 /// A field found by a member lookup.
 #[derive(Debug, Clone)]
 pub(crate) struct FoundField<'a> {
@@ -377,7 +381,7 @@ pub(crate) trait TypeSource: Sync {
     /// first: a method overridden lower in the hierarchy (same parameter types once the
     /// receiver's type arguments are applied) is listed once, at its lowest declaration.
     /// Constructors (`<init>`) are looked up on `receiver` itself only.
-    fn find_methods(&self, receiver: &ClassTy, name: &str) -> Vec<FoundMethod<'_>> {
+    fn find_methods(&self, receiver: &ClassTy, name: &str) -> Methods<'_> {
         let mut out: Vec<FoundMethod<'_>> = Vec::new();
         // Erased parameter lists already listed (a set: `Assertions.assertThat` has
         // hundreds of overloads).
@@ -425,7 +429,7 @@ pub(crate) trait TypeSource: Sync {
                 });
             }
         }
-        out
+        out.into()
     }
 
     /// The field `name` a value of type `receiver` has, nearest declaration first.
@@ -657,7 +661,8 @@ impl<'a> Layered<'a> {
 /// never outgrows what one file names.
 pub(crate) struct Memoized<'a> {
     inner: &'a dyn TypeSource,
-    methods: std::sync::Mutex<FxHashMap<(ClassTy, Name), Vec<FoundMethod<'a>>>>,
+    /// By receiver, then by name: a hit builds no key.
+    methods: std::sync::Mutex<FxHashMap<ClassTy, FxHashMap<Box<str>, Methods<'a>>>>,
 }
 
 impl<'a> Memoized<'a> {
@@ -686,14 +691,20 @@ impl TypeSource for Memoized<'_> {
         self.inner.has_package(pkg)
     }
 
-    fn find_methods(&self, receiver: &ClassTy, name: &str) -> Vec<FoundMethod<'_>> {
-        let key = (receiver.clone(), Name::from(name));
-        if let Some(found) = self.methods.lock().ok().and_then(|m| m.get(&key).cloned()) {
+    fn find_methods(&self, receiver: &ClassTy, name: &str) -> Methods<'_> {
+        let known = self
+            .methods
+            .lock()
+            .ok()
+            .and_then(|m| m.get(receiver).and_then(|by_name| by_name.get(name)).cloned());
+        if let Some(found) = known {
             return found;
         }
         let found = self.inner.find_methods(receiver, name);
         if let Ok(mut m) = self.methods.lock() {
-            m.insert(key, found.clone());
+            m.entry(receiver.clone())
+                .or_default()
+                .insert(name.into(), found.clone());
         }
         found
     }

@@ -147,6 +147,23 @@ pub(crate) fn parse_name_key(key: &[u8]) -> Option<(&[u8], u32)> {
 /// `0x00` and the id. They all lie in this range, which no key of a run below 2^56 reaches.
 pub(crate) const FORMAT_1_NAMES: (&[u8], &[u8]) = (b"A", b"[");
 
+/// The id a format 1 `names` key points at.
+pub(crate) fn format_1_name_id(key: &[u8]) -> Option<u32> {
+    if key.len() < 6 || key[key.len() - 5] != 0 {
+        return None;
+    }
+    id_from_key(&key[key.len() - 4..])
+}
+
+/// The format 2 key of a format 1 `names` key whose node `run` wrote: the same tag, name and
+/// id, after the run.
+pub(crate) fn format_1_name_key_under(run: u64, key: &[u8]) -> Vec<u8> {
+    let mut upgraded = Vec::with_capacity(key.len() + 8);
+    upgraded.extend_from_slice(&run.to_be_bytes());
+    upgraded.extend_from_slice(key);
+    upgraded
+}
+
 /// `sets` key: run id, set name.
 pub(crate) fn set_key(run: u64, name: &str) -> Vec<u8> {
     let mut key = run.to_be_bytes().to_vec();
@@ -318,6 +335,9 @@ mod tests {
             assert!(old_start <= &[tag][..] && &[tag][..] < old_end);
         }
         assert!(d.as_slice() < old_start, "run-keyed names lie below format 1's");
+        let format_1 = [&b"Nfoo\0"[..], &300u32.to_be_bytes()].concat();
+        assert_eq!(format_1_name_id(&format_1), Some(300));
+        assert_eq!(format_1_name_key_under(3, &format_1), b);
     }
 
     #[test]

@@ -470,18 +470,13 @@ impl Store {
             IteratorMode::From(start, ScanDirection::Forward),
         ) {
             let (key, _) = item?;
-            if key.len() < 6 || key[key.len() - 5] != 0 {
-                continue;
-            }
-            let Some(id) = codec::id_from_key(&key[key.len() - 4..]) else {
+            let Some(id) = codec::format_1_name_id(&key) else {
                 continue;
             };
             let Some((run, _)) = runs.iter().find(|(_, ids)| ids.contains(id)) else {
                 continue;
             };
-            let mut new_key = run.to_be_bytes().to_vec();
-            new_key.extend_from_slice(&key);
-            batch.put_cf(inner.cf(CF_NAMES), new_key, []);
+            batch.put_cf(inner.cf(CF_NAMES), codec::format_1_name_key_under(*run, &key), []);
             moved += 1;
             if batch.len() >= 100_000 {
                 inner.db.write(std::mem::take(&mut batch))?;

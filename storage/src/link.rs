@@ -9,7 +9,6 @@
 //! here they are opaque strings.
 
 use bincode::{Decode, Encode};
-use rustc_hash::FxHashMap;
 
 use crate::adjacency::Edge;
 use crate::model::{EdgeKind, LinkPolicy};
@@ -55,40 +54,104 @@ pub(crate) struct Resolution {
     pub(crate) unlinked: Vec<UnlinkedRef>,
 }
 
-/// Resolves every reference in `decls` against every anchor in `decls`.
-pub(crate) fn resolve<'a>(decls: impl Iterator<Item = &'a (u32, LinkDecl)> + Clone) -> Resolution {
-    // Every anchor of every product, at every open and commit: hashed with FxHash.
-    let mut anchors: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
-    for (node, decl) in decls.clone() {
-        if let LinkDecl::Anchor { key } = decl {
-            anchors.entry(key.as_str()).or_default().push(*node);
+/// The in-memory fingerprint of a key: 128 bits of two SipHash functions keyed at random
+/// for the process. Anchors are kept only as fingerprints (two machine words, where the key
+/// itself was a heap string of 50 bytes or more), so a company's anchors — every type and
+/// method answers to its name — cost memory in proportion to their number, not their text.
+/// Two distinct keys share a fingerprint with a probability of about 2^-128 per pair; the
+/// random keys keep anyone from choosing keys that do. Fingerprints are never stored.
+fn fingerprint(key: &str) -> (u64, u64) {
+    use std::hash::BuildHasher;
+    static KEYS: std::sync::OnceLock<(std::hash::RandomState, std::hash::RandomState)> =
+        std::sync::OnceLock::new();
+    let (a, b) = KEYS.get_or_init(|| (std::hash::RandomState::new(), std::hash::RandomState::new()));
+    (a.hash_one(key), b.hash_one(key))
+}
+
+/// A reference of one product: `from` wants a `kind` edge to whatever answers to `key`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Reference {
+    from: u32,
+    kind: EdgeKind,
+    key: String,
+    policy: LinkPolicy,
+}
+
+/// One product's link declarations, as resolution reads them: its anchors by fingerprint,
+/// sorted (a product's part of the lookup, built once per run rather than at every commit
+/// of any product), and its references whole (their keys are said when they stay unlinked).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProductLinks {
+    anchors: Vec<((u64, u64), u32)>,
+    refs: Vec<Reference>,
+    sorted: bool,
+}
+
+impl ProductLinks {
+    /// Adds one declaration of `node`.
+    pub(crate) fn push(&mut self, node: u32, decl: &LinkDecl) {
+        match decl {
+            LinkDecl::Anchor { key } => {
+                self.anchors.push((fingerprint(key), node));
+                self.sorted = false;
+            }
+            LinkDecl::Ref { kind, key, policy } => self.refs.push(Reference {
+                from: node,
+                kind: *kind,
+                key: key.clone(),
+                policy: *policy,
+            }),
         }
     }
-    for nodes in anchors.values_mut() {
-        nodes.sort_unstable();
-        nodes.dedup();
+
+    /// Sorts the anchors for lookups; called once all declarations are in.
+    pub(crate) fn seal(&mut self) {
+        if !self.sorted {
+            self.anchors.sort_unstable();
+            self.anchors.dedup();
+            self.anchors.shrink_to_fit();
+            self.refs.shrink_to_fit();
+            self.sorted = true;
+        }
     }
+
+    /// The nodes of this product answering to the key of `print`.
+    fn answering(&self, print: (u64, u64)) -> impl Iterator<Item = u32> + '_ {
+        debug_assert!(self.sorted, "anchors looked up before seal");
+        let from = self.anchors.partition_point(|(p, _)| *p < print);
+        self.anchors[from..]
+            .iter()
+            .take_while(move |(p, _)| *p == print)
+            .map(|(_, node)| *node)
+    }
+}
+
+/// Resolves every reference of `products` against every anchor of `products`. Each
+/// reference looks its key up in each product's sorted anchors: the work follows the
+/// references (calls across services, topics, tables, mentions), not the anchors.
+pub(crate) fn resolve<'a>(products: impl Iterator<Item = &'a ProductLinks> + Clone) -> Resolution {
     let mut out = Resolution::default();
-    for (node, decl) in decls {
-        let LinkDecl::Ref { kind, key, policy } = decl else {
-            continue;
-        };
-        let targets: Vec<u32> = anchors
-            .get(key.as_str())
-            .map(|t| t.iter().copied().filter(|t| t != node).collect())
-            .unwrap_or_default();
-        let linked = match (policy, targets.len()) {
+    for r in products.clone().flat_map(|p| p.refs.iter()) {
+        let print = fingerprint(&r.key);
+        let mut targets: Vec<u32> = products
+            .clone()
+            .flat_map(|p| p.answering(print))
+            .filter(|t| *t != r.from)
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let linked = match (r.policy, targets.len()) {
             (_, 0) => false,
             (LinkPolicy::Unique, n) if n > 1 => false,
             _ => true,
         };
         if linked {
-            out.edges.extend(targets.iter().map(|&t| (*node, *kind, t)));
+            out.edges.extend(targets.iter().map(|&t| (r.from, r.kind, t)));
         } else {
             out.unlinked.push(UnlinkedRef {
-                from: *node,
-                kind: *kind,
-                key: key.clone(),
+                from: r.from,
+                kind: r.kind,
+                key: r.key.clone(),
                 candidates: targets.len(),
             });
         }
@@ -126,7 +189,12 @@ mod tests {
             (12, reference("http:b:GET:/x", LinkPolicy::All)),
             (13, reference("http:c:GET:/x", LinkPolicy::Unique)),
         ];
-        let r = resolve(decls.iter());
+        let mut links = ProductLinks::default();
+        for (node, decl) in &decls {
+            links.push(*node, decl);
+        }
+        links.seal();
+        let r = resolve(std::iter::once(&links));
         assert_eq!(
             r.edges,
             vec![
@@ -137,5 +205,82 @@ mod tests {
         );
         let unlinked: Vec<_> = r.unlinked.iter().map(|u| (u.from, u.candidates)).collect();
         assert_eq!(unlinked, vec![(11, 2), (13, 0)]);
+    }
+
+    /// The resolution as first written: one map of every anchor's key string.
+    fn by_strings(products: &[Vec<(u32, LinkDecl)>]) -> (Vec<Edge>, Vec<(u32, String, usize)>) {
+        let mut anchors: std::collections::HashMap<&str, Vec<u32>> = Default::default();
+        for (node, decl) in products.iter().flatten() {
+            if let LinkDecl::Anchor { key } = decl {
+                anchors.entry(key.as_str()).or_default().push(*node);
+            }
+        }
+        let mut edges = Vec::new();
+        let mut unlinked = Vec::new();
+        for (node, decl) in products.iter().flatten() {
+            let LinkDecl::Ref { kind, key, policy } = decl else {
+                continue;
+            };
+            let mut targets: Vec<u32> = anchors.get(key.as_str()).cloned().unwrap_or_default();
+            targets.retain(|t| t != node);
+            targets.sort_unstable();
+            targets.dedup();
+            let linked = !targets.is_empty() && (*policy == LinkPolicy::All || targets.len() == 1);
+            if linked {
+                edges.extend(targets.iter().map(|&t| (*node, *kind, t)));
+            } else {
+                unlinked.push((*node, key.clone(), targets.len()));
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        unlinked.sort();
+        (edges, unlinked)
+    }
+
+    fn decl() -> impl proptest::strategy::Strategy<Value = (u32, LinkDecl)> {
+        use proptest::prelude::*;
+        // Few nodes and few keys, so that keys are shared, nodes declare several, and a
+        // reference may meet its own node's anchor.
+        (0u32..40, 0u8..3, 0u8..12, any::<bool>()).prop_map(|(node, what, key, all)| {
+            let key = format!("k{key}");
+            let decl = match what {
+                0 => anchor(&key),
+                _ => LinkDecl::Ref {
+                    kind: if all { EdgeKind::Mentions } else { EdgeKind::Invokes },
+                    key,
+                    policy: if all { LinkPolicy::All } else { LinkPolicy::Unique },
+                },
+            };
+            (node, decl)
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn resolution_by_fingerprint_is_resolution_by_key(
+            products in proptest::collection::vec(proptest::collection::vec(decl(), 0..30), 1..5)
+        ) {
+            let links: Vec<ProductLinks> = products
+                .iter()
+                .map(|decls| {
+                    let mut links = ProductLinks::default();
+                    for (node, decl) in decls {
+                        links.push(*node, decl);
+                    }
+                    links.seal();
+                    links
+                })
+                .collect();
+            let r = resolve(links.iter());
+            let unlinked: Vec<(u32, String, usize)> =
+                r.unlinked.iter().map(|u| (u.from, u.key.clone(), u.candidates)).collect();
+            let (edges, mut expected_unlinked) = by_strings(&products);
+            let mut unlinked = unlinked;
+            unlinked.sort();
+            expected_unlinked.sort();
+            proptest::prop_assert_eq!(r.edges, edges);
+            proptest::prop_assert_eq!(unlinked, expected_unlinked);
+        }
     }
 }

@@ -22,7 +22,7 @@ use rocksdb::{
 use crate::adjacency::{self, Adjacency, Edge, StoredLists, Update};
 use crate::codec::{self, NameIndex};
 use crate::error::{Result, StoreError};
-use crate::link::{self, LinkDecl, UnlinkedRef};
+use crate::link::{self, LinkDecl, ProductLinks, UnlinkedRef};
 use crate::model::{
     ContentKind, EdgeAttrs, EdgeKind, IndexRun, Node, NodeFlags, NodeId, NodeKind, ProductId, ProductInfo,
     RunStatus,
@@ -129,8 +129,8 @@ pub(crate) struct ProductState {
     pub(crate) kinds: Vec<RoaringBitmap>,
     /// The nodes carrying each flag of [`NodeFlags::ALL`].
     pub(crate) flagged: Vec<RoaringBitmap>,
-    /// The product's link declarations (anchors and references).
-    pub(crate) decls: Vec<(u32, LinkDecl)>,
+    /// The product's link declarations (anchors and references), sealed.
+    pub(crate) links: ProductLinks,
 }
 
 /// Everything a reader needs in memory about one generation.
@@ -687,17 +687,29 @@ impl Store {
                 nodes,
                 kinds,
                 flagged,
-                decls: Vec::new(),
+                links: ProductLinks::default(),
             });
         }
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
+        // Declarations are keyed by node id, and a run's ids mostly follow one another:
+        // the product of the last one is asked first.
+        let mut last = 0;
         for item in inner.db.iterator_cf(inner.cf(CF_LINKS), IteratorMode::Start) {
             let (key, value) = item?;
             if let Some(id) = codec::id_from_key(&key) {
-                if let Some(p) = products.iter_mut().find(|p| p.nodes.contains(id)) {
-                    p.decls.push((id, codec::decode_record(CF_LINKS, &value)?));
+                let owner = match products.get(last) {
+                    Some(p) if p.nodes.contains(id) => Some(last),
+                    _ => products.iter().position(|p| p.nodes.contains(id)),
+                };
+                if let Some(i) = owner {
+                    last = i;
+                    let decl: LinkDecl = codec::decode_record(CF_LINKS, &value)?;
+                    products[i].links.push(id, &decl);
                 }
             }
+        }
+        for p in &mut products {
+            p.links.seal();
         }
         state.products = products.into_iter().map(Arc::new).collect();
         let mut links = Vec::new();
@@ -707,7 +719,7 @@ impl Store {
                 links.push(edge);
             }
         }
-        state.unlinked = link::resolve(state.products.iter().flat_map(|p| p.decls.iter())).unlinked;
+        state.unlinked = link::resolve(state.products.iter().map(|p| &p.links)).unlinked;
         // Every page is built, from the stored lists of every live node.
         let (adjacency, shadowed) = {
             let mut stored_out = self.stored_lists(CF_ADJ_OUT, &state.live);

@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 use crate::adjacency::Update;
 use crate::codec;
 use crate::error::{Result, StoreError};
-use crate::link::{self, LinkDecl};
+use crate::link::{self, LinkDecl, ProductLinks};
 use crate::model::{
     ContentKind, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId, NodeKind,
     ProductId, ProductInfo, RunStatus, Warning,
@@ -71,7 +71,8 @@ pub struct ProductWriter {
     edges: u64,
     sets: HashMap<String, RoaringBitmap>,
     buffered_set_ids: usize,
-    decls: Vec<(u32, LinkDecl)>,
+    /// The run's link declarations, as the next generation resolves them.
+    links: ProductLinks,
     decl_seq: FxHashMap<u32, u32>,
     warnings: Vec<Warning>,
     timings: Vec<(String, u64)>,
@@ -164,7 +165,7 @@ impl Store {
             edges: 0,
             sets: HashMap::new(),
             buffered_set_ids: 0,
-            decls: Vec::new(),
+            links: ProductLinks::default(),
             decl_seq: FxHashMap::default(),
             warnings: Vec::new(),
             timings: Vec::new(),
@@ -297,7 +298,7 @@ impl ProductWriter {
         let seq = self.decl_seq.entry(node.0).or_insert(0);
         let at = *seq;
         *seq += 1;
-        self.decls.push((node.0, decl.clone()));
+        self.links.push(node.0, &decl);
         self.stage.push(Op::Decl(node.0, at, decl))
     }
 
@@ -476,7 +477,7 @@ impl ProductWriter {
     /// Only the adjacency pages holding a node of the old or the new run, or a node whose
     /// link edges changed, are rebuilt; the new run's lists are read back in id order (one
     /// scan per direction, RocksDB having merged the run's operands).
-    fn next_state(&self, old: &GraphState, old_nodes: &RoaringBitmap) -> Result<GraphState> {
+    fn next_state(&mut self, old: &GraphState, old_nodes: &RoaringBitmap) -> Result<GraphState> {
         let mut products: Vec<Arc<ProductState>> = old
             .products
             .iter()
@@ -494,7 +495,11 @@ impl ProductWriter {
             nodes: self.nodes.clone(),
             kinds: self.kinds.clone(),
             flagged: self.flagged.clone(),
-            decls: self.decls.clone(),
+            links: {
+                let mut links = std::mem::take(&mut self.links);
+                links.seal();
+                links
+            },
         }));
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
         let mut live = RoaringBitmap::new();
@@ -509,7 +514,7 @@ impl ProductWriter {
                 *all |= set;
             }
         }
-        let resolution = link::resolve(products.iter().flat_map(|p| p.decls.iter()));
+        let resolution = link::resolve(products.iter().map(|p| &p.links));
         let slots = store::slot_count(&live);
         let mut stored_out = self.store.stored_lists(CF_ADJ_OUT, &self.nodes);
         let mut stored_in = self.store.stored_lists(CF_ADJ_IN, &self.nodes);

@@ -1,5 +1,6 @@
 //! Indexer benchmark: Java and Kotlin lines/s and MB/s of a whole company, DDL MB/s and Jira
-//! issues/minute, end to end (walk → parse → resolve → write → commit), with peak RSS.
+//! issues/minute, end to end (walk → parse → resolve → write → commit), with peak RSS. The
+//! store is opened as `semgraph index` opens it (`StoreOptions::for_indexing`).
 //!
 //! The corpora are generated into a temporary folder, deterministically, and deleted:
 //! - Java (`--java-lines`, default `1000000,4000000`): per size, the synthetic company of
@@ -51,7 +52,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use semgraph_indexer::{index_product, Company, NoProgress, ProductSource};
-use semgraph_storage::Store;
+use semgraph_storage::{Store, StoreOptions};
 use semgraph_testkit::java_corpus::{write_java_company, JavaCorpusSpec};
 
 struct Args {
@@ -139,7 +140,7 @@ fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
         .map(|p| product(&p.name, vec![p.dir.clone()], Vec::new()))
         .collect();
     let store_dir = dir.join(format!("store-java-{lines}"));
-    let store = Store::open(&store_dir).expect("store");
+    let store = Store::open_with_options(&store_dir, &StoreOptions::for_indexing()).expect("store");
     let company = company(store_dir.clone(), sources.clone());
     support::reset_peak_rss();
     let started = Instant::now();
@@ -332,7 +333,7 @@ fn bench_kotlin(dir: &Path, lines: u64, sources: &[PathBuf]) {
         .map(|(i, r)| product(&format!("kotlin-{i}"), vec![r.clone()], Vec::new()))
         .collect();
     let store_dir = dir.join("store-kotlin");
-    let store = Store::open(&store_dir).expect("store");
+    let store = Store::open_with_options(&store_dir, &StoreOptions::for_indexing()).expect("store");
     let company = company(store_dir.clone(), sources.clone());
     support::reset_peak_rss();
     let started = Instant::now();
@@ -715,7 +716,8 @@ fn main() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = Store::open(dir.path().join("store")).expect("store");
+    let store =
+        Store::open_with_options(dir.path().join("store"), &StoreOptions::for_indexing()).expect("store");
     println!("# semgraph indexer benchmark");
     let largest = args.java_lines.iter().copied().max().unwrap_or(1).max(1);
     let mut java_runs = Vec::new();

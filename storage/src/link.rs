@@ -247,7 +247,11 @@ mod tests {
             let decl = match what {
                 0 => anchor(&key),
                 _ => LinkDecl::Ref {
-                    kind: if all { EdgeKind::Mentions } else { EdgeKind::Invokes },
+                    kind: if all {
+                        EdgeKind::Mentions
+                    } else {
+                        EdgeKind::Invokes
+                    },
                     key,
                     policy: if all { LinkPolicy::All } else { LinkPolicy::Unique },
                 },

@@ -9,6 +9,7 @@
 //! here they are opaque strings.
 
 use bincode::{Decode, Encode};
+use rustc_hash::FxHashMap;
 
 use crate::adjacency::Edge;
 use crate::model::{EdgeKind, LinkPolicy};
@@ -54,18 +55,15 @@ pub(crate) struct Resolution {
     pub(crate) unlinked: Vec<UnlinkedRef>,
 }
 
-/// The in-memory fingerprint of a key: 128 bits of two SipHash functions keyed at random
-/// for the process. Anchors are kept only as fingerprints (two machine words, where the key
-/// itself was a heap string of 50 bytes or more), so a company's anchors — every type and
-/// method answers to its name — cost memory in proportion to their number, not their text.
-/// Two distinct keys share a fingerprint with a probability of about 2^-128 per pair; the
-/// random keys keep anyone from choosing keys that do. Fingerprints are never stored.
-fn fingerprint(key: &str) -> (u64, u64) {
+/// The in-memory fingerprint of a key: SipHash keyed at random for the process. Anchors
+/// are kept only as fingerprints (one machine word, where the key itself was a heap string
+/// of 50 bytes or more), so a company's anchors — every type and method answers to its
+/// name — cost 12 bytes each. Two keys may share a fingerprint, so a match is confirmed
+/// against the anchor's stored key before it becomes an edge. Fingerprints are never stored.
+fn fingerprint(key: &str) -> u64 {
     use std::hash::BuildHasher;
-    static KEYS: std::sync::OnceLock<(std::hash::RandomState, std::hash::RandomState)> =
-        std::sync::OnceLock::new();
-    let (a, b) = KEYS.get_or_init(|| (std::hash::RandomState::new(), std::hash::RandomState::new()));
-    (a.hash_one(key), b.hash_one(key))
+    static KEYS: std::sync::OnceLock<std::hash::RandomState> = std::sync::OnceLock::new();
+    KEYS.get_or_init(std::hash::RandomState::new).hash_one(key)
 }
 
 /// A reference of one product: `from` wants a `kind` edge to whatever answers to `key`.
@@ -77,12 +75,15 @@ struct Reference {
     policy: LinkPolicy,
 }
 
-/// One product's link declarations, as resolution reads them: its anchors by fingerprint,
-/// sorted (a product's part of the lookup, built once per run rather than at every commit
-/// of any product), and its references whole (their keys are said when they stay unlinked).
+/// One product's link declarations, as resolution reads them: its anchors as fingerprints
+/// with their nodes, sorted by fingerprint (a product's part of the lookup, built once per
+/// run rather than at every commit of any product), and its references whole (their keys
+/// are confirmed against anchors, and said when they stay unlinked).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProductLinks {
-    anchors: Vec<((u64, u64), u32)>,
+    /// Fingerprints of the anchors' keys, sorted; `nodes[i]` answers to `prints[i]`.
+    prints: Vec<u64>,
+    nodes: Vec<u32>,
     refs: Vec<Reference>,
     sorted: bool,
 }
@@ -92,7 +93,8 @@ impl ProductLinks {
     pub(crate) fn push(&mut self, node: u32, decl: &LinkDecl) {
         match decl {
             LinkDecl::Anchor { key } => {
-                self.anchors.push((fingerprint(key), node));
+                self.prints.push(fingerprint(key));
+                self.nodes.push(node);
                 self.sorted = false;
             }
             LinkDecl::Ref { kind, key, policy } => self.refs.push(Reference {
@@ -106,40 +108,63 @@ impl ProductLinks {
 
     /// Sorts the anchors for lookups; called once all declarations are in.
     pub(crate) fn seal(&mut self) {
-        if !self.sorted {
-            self.anchors.sort_unstable();
-            self.anchors.dedup();
-            self.anchors.shrink_to_fit();
-            self.refs.shrink_to_fit();
-            self.sorted = true;
+        if self.sorted {
+            return;
         }
+        let mut pairs: Vec<(u64, u32)> = self
+            .prints
+            .iter()
+            .copied()
+            .zip(self.nodes.iter().copied())
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.prints = pairs.iter().map(|(p, _)| *p).collect();
+        self.nodes = pairs.iter().map(|(_, n)| *n).collect();
+        self.refs.shrink_to_fit();
+        self.sorted = true;
     }
 
-    /// The nodes of this product answering to the key of `print`.
-    fn answering(&self, print: (u64, u64)) -> impl Iterator<Item = u32> + '_ {
+    /// The nodes of this product whose anchor key may have the fingerprint `print`.
+    fn answering(&self, print: u64) -> &[u32] {
         debug_assert!(self.sorted, "anchors looked up before seal");
-        let from = self.anchors.partition_point(|(p, _)| *p < print);
-        self.anchors[from..]
-            .iter()
-            .take_while(move |(p, _)| *p == print)
-            .map(|(_, node)| *node)
+        let from = self.prints.partition_point(|p| *p < print);
+        let to = from + self.prints[from..].partition_point(|p| *p == print);
+        &self.nodes[from..to]
     }
 }
 
 /// Resolves every reference of `products` against every anchor of `products`. Each
-/// reference looks its key up in each product's sorted anchors: the work follows the
-/// references (calls across services, topics, tables, mentions), not the anchors.
-pub(crate) fn resolve<'a>(products: impl Iterator<Item = &'a ProductLinks> + Clone) -> Resolution {
+/// reference looks its key's fingerprint up in each product's sorted anchors, so the work
+/// follows the references (calls across services, topics, tables, mentions), not the
+/// anchors; each node found is kept only when `answers(node, key)` confirms, from the
+/// stored declarations, that it answers to exactly that key.
+pub(crate) fn resolve<'a, E>(
+    products: impl Iterator<Item = &'a ProductLinks> + Clone,
+    mut answers: impl FnMut(u32, &str) -> Result<bool, E>,
+) -> Result<Resolution, E> {
     let mut out = Resolution::default();
+    // What each key resolves to, confirmed once however many references ask for it.
+    let mut found: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
     for r in products.clone().flat_map(|p| p.refs.iter()) {
-        let print = fingerprint(&r.key);
-        let mut targets: Vec<u32> = products
-            .clone()
-            .flat_map(|p| p.answering(print))
-            .filter(|t| *t != r.from)
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
+        if !found.contains_key(r.key.as_str()) {
+            let print = fingerprint(&r.key);
+            let mut nodes = Vec::new();
+            for p in products.clone() {
+                for &node in p.answering(print) {
+                    if answers(node, &r.key)? {
+                        nodes.push(node);
+                    }
+                }
+            }
+            nodes.sort_unstable();
+            nodes.dedup();
+            found.insert(r.key.as_str(), nodes);
+        }
+        let targets: Vec<u32> = found
+            .get(r.key.as_str())
+            .map(|nodes| nodes.iter().copied().filter(|t| *t != r.from).collect())
+            .unwrap_or_default();
         let linked = match (r.policy, targets.len()) {
             (_, 0) => false,
             (LinkPolicy::Unique, n) if n > 1 => false,
@@ -160,7 +185,7 @@ pub(crate) fn resolve<'a>(products: impl Iterator<Item = &'a ProductLinks> + Clo
     out.edges.dedup();
     out.unlinked
         .sort_by(|a, b| (a.from, &a.key).cmp(&(b.from, &b.key)));
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -194,7 +219,10 @@ mod tests {
             links.push(*node, decl);
         }
         links.seal();
-        let r = resolve(std::iter::once(&links));
+        let r = resolve(std::iter::once(&links), |node, key| {
+            Ok::<_, ()>(decls.iter().any(|(n, d)| *n == node && *d == anchor(key)))
+        })
+        .unwrap();
         assert_eq!(
             r.edges,
             vec![
@@ -205,6 +233,28 @@ mod tests {
         );
         let unlinked: Vec<_> = r.unlinked.iter().map(|u| (u.from, u.candidates)).collect();
         assert_eq!(unlinked, vec![(11, 2), (13, 0)]);
+    }
+
+    #[test]
+    fn a_fingerprint_match_the_stored_key_does_not_confirm_is_no_edge() {
+        let decls = [
+            (1, anchor("table:orders")),
+            (2, anchor("table:orders")),
+            (10, reference("table:orders", LinkPolicy::Unique)),
+        ];
+        let mut links = ProductLinks::default();
+        for (node, decl) in &decls {
+            links.push(*node, decl);
+        }
+        links.seal();
+        // As if node 2's key only shared the fingerprint: the reference is unique again.
+        let r = resolve(std::iter::once(&links), |node, _| Ok::<_, ()>(node != 2)).unwrap();
+        assert_eq!(r.edges, vec![(10, EdgeKind::Invokes, 1)]);
+        assert!(r.unlinked.is_empty());
+        // And nothing confirmed: unlinked, with no candidate.
+        let r = resolve(std::iter::once(&links), |_, _| Ok::<_, ()>(false)).unwrap();
+        assert!(r.edges.is_empty());
+        assert_eq!(r.unlinked[0].candidates, 0);
     }
 
     /// The resolution as first written: one map of every anchor's key string.
@@ -276,7 +326,16 @@ mod tests {
                     links
                 })
                 .collect();
-            let r = resolve(links.iter());
+            let anchored: std::collections::HashSet<(u32, &str)> = products
+                .iter()
+                .flatten()
+                .filter_map(|(n, d)| match d {
+                    LinkDecl::Anchor { key } => Some((*n, key.as_str())),
+                    LinkDecl::Ref { .. } => None,
+                })
+                .collect();
+            let r = resolve(links.iter(), |node, key| Ok::<_, ()>(anchored.contains(&(node, key))))
+            .unwrap();
             let unlinked: Vec<(u32, String, usize)> =
                 r.unlinked.iter().map(|u| (u.from, u.key.clone(), u.candidates)).collect();
             let (edges, mut expected_unlinked) = by_strings(&products);

@@ -719,7 +719,10 @@ impl Store {
                 links.push(edge);
             }
         }
-        state.unlinked = link::resolve(state.products.iter().map(|p| &p.links)).unlinked;
+        state.unlinked = link::resolve(state.products.iter().map(|p| &p.links), |node, key| {
+            self.answers_to(node, key)
+        })?
+        .unlinked;
         // Every page is built, from the stored lists of every live node.
         let (adjacency, shadowed) = {
             let mut stored_out = self.stored_lists(CF_ADJ_OUT, &state.live);
@@ -1287,5 +1290,30 @@ impl Snapshot {
             }
         }
         Ok(out)
+    }
+}
+
+impl Store {
+    /// Whether `node` answers to `key`: one of its stored declarations is that anchor. Link
+    /// resolution holds anchors as fingerprints and confirms each match here.
+    pub(crate) fn answers_to(&self, node: u32, key: &str) -> Result<bool> {
+        let inner = &self.inner;
+        let mut opts = ReadOptions::default();
+        opts.set_iterate_upper_bound(codec::id_key(node.saturating_add(1)).to_vec());
+        let from = codec::id_key(node);
+        let iter = inner.db.iterator_cf_opt(
+            inner.cf(CF_LINKS),
+            opts,
+            IteratorMode::From(&from, rocksdb::Direction::Forward),
+        );
+        for item in iter {
+            let (_, value) = item?;
+            if let LinkDecl::Anchor { key: k } = codec::decode_record(CF_LINKS, &value)? {
+                if k == key {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 }

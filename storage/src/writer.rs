@@ -514,7 +514,9 @@ impl ProductWriter {
                 *all |= set;
             }
         }
-        let resolution = link::resolve(products.iter().map(|p| &p.links));
+        let resolution = link::resolve(products.iter().map(|p| &p.links), |node, key| {
+            self.store.answers_to(node, key)
+        })?;
         let slots = store::slot_count(&live);
         let mut stored_out = self.store.stored_lists(CF_ADJ_OUT, &self.nodes);
         let mut stored_in = self.store.stored_lists(CF_ADJ_IN, &self.nodes);

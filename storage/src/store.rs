@@ -229,6 +229,13 @@ pub struct StoreOptions {
     /// largest out as a file (see `staging.rs`): the bound on what indexing buffers for the
     /// store, whatever the size of the product.
     pub staging_bytes: usize,
+    /// Whether the process answers questions from this store. `false` for a process that
+    /// only writes (`semgraph index`): the in-memory adjacency of the served generation is
+    /// then never built — not at open, not at a commit — which spares the time to read
+    /// every stored list back and the memory to hold them (9 bytes an edge of the whole
+    /// company). A snapshot of such a store still has every node, set, name and link, but
+    /// an empty adjacency: no caller, callee or traversal may be asked of it.
+    pub serves_queries: bool,
 }
 
 /// The default [`StoreOptions::block_cache_bytes`].
@@ -239,6 +246,7 @@ impl Default for StoreOptions {
         StoreOptions {
             block_cache_bytes: DEFAULT_BLOCK_CACHE_BYTES,
             staging_bytes: staging::DEFAULT_STAGING_BYTES,
+            serves_queries: true,
         }
     }
 }
@@ -246,12 +254,13 @@ impl Default for StoreOptions {
 impl StoreOptions {
     /// For a process that only indexes (`semgraph index`): it reads each cached fact once
     /// or twice and serves no questions, so a block cache that holds the index and filter
-    /// partitions it looks through is enough; its sorted runs are written out at half the
-    /// size.
+    /// partitions it looks through is enough, its sorted runs are written out at half the
+    /// size, and it keeps no adjacency in memory.
     pub fn for_indexing() -> StoreOptions {
         StoreOptions {
             block_cache_bytes: 16 << 20,
             staging_bytes: staging::DEFAULT_STAGING_BYTES / 2,
+            serves_queries: false,
         }
     }
 }
@@ -723,8 +732,11 @@ impl Store {
             self.answers_to(node, key)
         })?
         .unlinked;
-        // Every page is built, from the stored lists of every live node.
-        let (adjacency, shadowed) = {
+        // Every page is built, from the stored lists of every live node (none where the
+        // process serves no questions).
+        let (adjacency, shadowed) = if !self.inner.options.serves_queries {
+            (Adjacency::default(), HashSet::new())
+        } else {
             let mut stored_out = self.stored_lists(CF_ADJ_OUT, &state.live);
             let mut stored_in = self.stored_lists(CF_ADJ_IN, &state.live);
             Adjacency::default().update(

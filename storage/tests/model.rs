@@ -6,7 +6,8 @@
 //! its fqn exactly once, adjacency in both directions (links across products included,
 //! resolved by a naive reference, and a link that repeats a product's own edge), and the
 //! per-kind sets. Stores are opened with staging budgets from a few hundred bytes (every
-//! run spread over many staged files per column family) to the default.
+//! run spread over many staged files per column family) to the default, serving questions
+//! or only writing (checked then through a reader opened beside the writer).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -268,18 +269,26 @@ proptest! {
     fn store_serves_exactly_the_committed_model(
         ops in prop::collection::vec(op(), 1..7),
         staging in prop_oneof![Just(256usize), Just(4_096), Just(StoreOptions::default().staging_bytes)],
+        serves_queries in any::<bool>(),
     ) {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut store = Store::open_with_options(dir.path(), &options(staging)).expect("open");
+        // A store that serves no questions (an indexing process) keeps no adjacency: what
+        // it wrote is then checked from a reader opened beside it.
+        let options = StoreOptions { serves_queries, ..options(staging) };
+        let mut store = Store::open_with_options(dir.path(), &options).expect("open");
         let mut model: BTreeMap<String, ProductModel> = BTreeMap::new();
         for op in &ops {
             if let Op::Reopen = op {
                 drop(std::mem::replace(&mut store, Store::open_read_only(dir.path()).expect("ro")));
-                store = Store::open_with_options(dir.path(), &options(staging)).expect("reopen");
+                store = Store::open_with_options(dir.path(), &options).expect("reopen");
             } else {
                 apply(&store, &mut model, op);
             }
-            check(&store, &model)?;
+            if serves_queries {
+                check(&store, &model)?;
+            } else {
+                check(&Store::open_read_only(dir.path()).expect("reader"), &model)?;
+            }
         }
     }
 }

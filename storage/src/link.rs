@@ -81,11 +81,11 @@ struct Reference {
 /// are confirmed against anchors, and said when they stay unlinked).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProductLinks {
-    /// Fingerprints of the anchors' keys, sorted; `nodes[i]` answers to `prints[i]`.
+    /// Fingerprints of the anchors' keys, sorted once sealed; `nodes[i]` answers to
+    /// `prints[i]`.
     prints: Vec<u64>,
     nodes: Vec<u32>,
     refs: Vec<Reference>,
-    sorted: bool,
 }
 
 impl ProductLinks {
@@ -95,7 +95,6 @@ impl ProductLinks {
             LinkDecl::Anchor { key } => {
                 self.prints.push(fingerprint(key));
                 self.nodes.push(node);
-                self.sorted = false;
             }
             LinkDecl::Ref { kind, key, policy } => self.refs.push(Reference {
                 from: node,
@@ -108,9 +107,6 @@ impl ProductLinks {
 
     /// Sorts the anchors for lookups; called once all declarations are in.
     pub(crate) fn seal(&mut self) {
-        if self.sorted {
-            return;
-        }
         let mut pairs: Vec<(u64, u32)> = self
             .prints
             .iter()
@@ -122,12 +118,11 @@ impl ProductLinks {
         self.prints = pairs.iter().map(|(p, _)| *p).collect();
         self.nodes = pairs.iter().map(|(_, n)| *n).collect();
         self.refs.shrink_to_fit();
-        self.sorted = true;
     }
 
     /// The nodes of this product whose anchor key may have the fingerprint `print`.
     fn answering(&self, print: u64) -> &[u32] {
-        debug_assert!(self.sorted, "anchors looked up before seal");
+        debug_assert!(self.prints.is_sorted(), "anchors looked up before seal");
         let from = self.prints.partition_point(|p| *p < print);
         let to = from + self.prints[from..].partition_point(|p| *p == print);
         &self.nodes[from..to]

@@ -213,9 +213,9 @@ const MEMTABLE_BUDGET: usize = 64 << 20;
 /// Bytes of one memtable of the facts cache (the `default` column family).
 const FACTS_MEMTABLE_BYTES: usize = 8 << 20;
 
-/// Facts entries at least this large are kept in blob files beside the table files (see
-/// [`cf_options`]); a file's facts are a kilobyte or more, the product lists of digests
-/// and the smallest entries stay inline.
+/// Values of the facts cache at least this large are kept in blob files beside the table
+/// files (see [`cf_options`]): a file's facts and resolved calls (a kilobyte or more) and
+/// the products' lists of digests; only the smallest entries stay inline.
 const FACTS_MIN_BLOB_BYTES: u64 = 256;
 
 /// How a store is opened: the sizes of what it keeps in memory besides the served graph.

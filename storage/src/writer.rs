@@ -517,35 +517,25 @@ impl ProductWriter {
         let resolution = link::resolve(products.iter().map(|p| &p.links), |node, key| {
             self.store.answers_to(node, key)
         })?;
-        if !self.store.inner.options.serves_queries {
+        let (adjacency, shadowed) = if !self.store.inner.options.serves_queries {
             // Nobody reads this process's adjacency: none is built (see `StoreOptions`).
-            return Ok(GraphState {
-                generation: old.generation,
-                products,
-                live,
-                kinds,
-                flagged,
-                adjacency: Default::default(),
-                links: resolution.edges,
-                shadowed: Default::default(),
-                unlinked: resolution.unlinked,
-            });
-        }
-        let slots = store::slot_count(&live);
-        let mut stored_out = self.store.stored_lists(CF_ADJ_OUT, &self.nodes);
-        let mut stored_in = self.store.stored_lists(CF_ADJ_IN, &self.nodes);
-        let (adjacency, shadowed) = old.adjacency.update(
-            &Update {
-                slots,
-                fresh: &self.nodes,
-                cleared: old_nodes,
-                old_links: &old.links,
-                old_shadowed: &old.shadowed,
-                new_links: &resolution.edges,
-            },
-            &mut stored_out,
-            &mut stored_in,
-        )?;
+            Default::default()
+        } else {
+            let mut stored_out = self.store.stored_lists(CF_ADJ_OUT, &self.nodes);
+            let mut stored_in = self.store.stored_lists(CF_ADJ_IN, &self.nodes);
+            old.adjacency.update(
+                &Update {
+                    slots: store::slot_count(&live),
+                    fresh: &self.nodes,
+                    cleared: old_nodes,
+                    old_links: &old.links,
+                    old_shadowed: &old.shadowed,
+                    new_links: &resolution.edges,
+                },
+                &mut stored_out,
+                &mut stored_in,
+            )?
+        };
         Ok(GraphState {
             generation: old.generation,
             products,

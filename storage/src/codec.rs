@@ -59,6 +59,14 @@ pub(crate) fn id_key(id: u32) -> [u8; 4] {
     id.to_be_bytes()
 }
 
+/// A key above every key of node `id` in a family keyed by node id first (the longest
+/// such key has 9 bytes) and below every key of the next id.
+pub(crate) fn last_key_of(id: u32) -> [u8; 16] {
+    let mut key = [0xff; 16];
+    key[..4].copy_from_slice(&id.to_be_bytes());
+    key
+}
+
 pub(crate) fn id_from_key(key: &[u8]) -> Option<u32> {
     Some(u32::from_be_bytes(key.get(..4)?.try_into().ok()?))
 }

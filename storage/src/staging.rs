@@ -18,6 +18,10 @@
 //! sequence of such runs: later runs of the adjacency and sets families are merge operands
 //! that RocksDB unions, the other families overlap nowhere or are ordered by ingestion.
 //!
+//! A file of a family keyed by node id never spans an id of another run: it is cut where
+//! one lies between two of its keys ([`IdSpace`]). Ingested over nothing, each goes to the
+//! bottom level, and a purge later drops it whole (see `Store::purge_ids`).
+//!
 //! Files are ingested nodes first, so a node's name keys never reach the store before its
 //! record does: whatever part of a run is in the store can be purged through its records.
 
@@ -106,13 +110,13 @@ impl std::fmt::Debug for Stage {
 }
 
 impl Stage {
-    /// Starts the staging thread of run `run`.
-    pub(crate) fn start(store: &Store, run: u64) -> Result<Stage> {
+    /// Starts the staging thread of run `run`, which is given ids from `ids`.
+    pub(crate) fn start(store: &Store, run: u64, ids: IdSpace) -> Result<Stage> {
         let dir = store.inner.path.join(INGEST_DIR).join(run.to_string());
         std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
         let (tx, rx) = sync_channel(CHANNEL_BATCHES);
         let failed = Arc::new(AtomicBool::new(false));
-        let mut stager = Stager::new(store.clone(), run, dir, failed.clone());
+        let mut stager = Stager::new(store.clone(), run, ids, dir, failed.clone());
         let thread = std::thread::Builder::new()
             .name("semgraph-stage".into())
             .spawn(move || stager.run(rx))
@@ -266,12 +270,21 @@ impl SortedRun {
         &self.data[start..start + e.2 as usize]
     }
 
-    /// Writes the run as one SST file, sorted; of equal keys the last put wins and merges
-    /// are unioned (in arrival order, as a write batch would have applied them).
-    /// Returns false when the run was empty.
-    fn write(&mut self, options: &rocksdb::Options, path: &Path) -> Result<bool> {
+    /// Writes the run as SST files, sorted; of equal keys the last put wins and merges
+    /// are unioned (in arrival order, as a write batch would have applied them). With an
+    /// `ids` space (the column family is keyed by node id first), a new file begins
+    /// wherever an id the run cannot hold lies between two keys, so that no file spans
+    /// another run's ids: each is ingested at the bottom level, and later purged whole.
+    /// Returns the files written (none when the run was empty).
+    fn write(
+        &mut self,
+        options: &rocksdb::Options,
+        ids: Option<&IdSpace>,
+        mut next_path: impl FnMut() -> PathBuf,
+    ) -> Result<Vec<PathBuf>> {
+        let mut written = Vec::new();
         if self.entries.is_empty() {
-            return Ok(false);
+            return Ok(written);
         }
         let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
         {
@@ -284,8 +297,11 @@ impl SortedRun {
             // Stable: equal keys stay in arrival order.
             order.sort_by(|a, b| key(a).cmp(key(b)));
         }
+        let path = next_path();
         let mut writer = SstFileWriter::create(options);
-        writer.open(path)?;
+        writer.open(&path)?;
+        written.push(path);
+        let mut last_id: Option<u32> = None;
         let mut i = 0;
         while i < order.len() {
             let first = &self.entries[order[i] as usize];
@@ -295,6 +311,19 @@ impl SortedRun {
             }
             let group = &order[i..j];
             let key = self.key(first);
+            if let Some(space) = ids {
+                let id = codec::id_from_key(key);
+                if let (Some(a), Some(b)) = (last_id, id) {
+                    if space.foreign_between(a, b) {
+                        writer.finish()?;
+                        let path = next_path();
+                        writer = SstFileWriter::create(options);
+                        writer.open(&path)?;
+                        written.push(path);
+                    }
+                }
+                last_id = id.or(last_id);
+            }
             // A put replaces what came before it; merges after it are unioned into it.
             let from = group
                 .iter()
@@ -322,7 +351,35 @@ impl SortedRun {
         writer.finish()?;
         self.data = Vec::new();
         self.entries = Vec::new();
-        Ok(true)
+        Ok(written)
+    }
+}
+
+/// The node ids a run may be given: the free ids, then every id from `next` on. A run
+/// takes them in increasing order, so two of its ids have another run's id between them
+/// only if an id outside this space lies there.
+#[derive(Clone, Debug)]
+pub(crate) struct IdSpace {
+    pub(crate) free: RoaringBitmap,
+    pub(crate) next: u32,
+}
+
+impl IdSpace {
+    /// Whether some id strictly between `a` and `b` is not the run's to take.
+    fn foreign_between(&self, a: u32, b: u32) -> bool {
+        let (lo, hi) = (u64::from(a) + 1, u64::from(b));
+        if hi <= lo {
+            return false;
+        }
+        let next = u64::from(self.next);
+        let mut ours = 0;
+        if lo < hi.min(next) {
+            ours += self.free.range_cardinality(lo as u32..hi.min(next) as u32);
+        }
+        if hi > next {
+            ours += hi - lo.max(next);
+        }
+        ours < hi - lo
     }
 }
 
@@ -343,11 +400,13 @@ struct Stager {
     edges: Vec<(u32, EdgeKind, u32)>,
     /// Whether some adjacency was written already: later lists are merge operands.
     edges_written: bool,
+    /// The ids the run may be given, where its files are cut.
+    ids: IdSpace,
     failed: Arc<AtomicBool>,
 }
 
 impl Stager {
-    fn new(store: Store, run: u64, dir: PathBuf, failed: Arc<AtomicBool>) -> Stager {
+    fn new(store: Store, run: u64, ids: IdSpace, dir: PathBuf, failed: Arc<AtomicBool>) -> Stager {
         Stager {
             store,
             dir,
@@ -362,6 +421,7 @@ impl Stager {
             run,
             edges: Vec::new(),
             edges_written: false,
+            ids,
             failed,
         }
     }
@@ -488,16 +548,18 @@ impl Stager {
         Ok(())
     }
 
-    fn next_path(&mut self, cf: &str) -> PathBuf {
-        self.files += 1;
-        self.dir.join(format!("{:06}-{cf}.sst", self.files))
-    }
-
     fn write_run(&mut self, run: &mut SortedRun) -> Result<()> {
-        let path = self.next_path(run.cf);
         let options = store::cf_options(run.cf, &self.store.inner.cache);
-        if run.write(&options, &path)? {
-            self.pending.push((run.cf, path));
+        // Every family but the run-keyed ones is keyed by node id first.
+        let ids = (!matches!(run.cf, CF_NAMES | CF_SETS)).then_some(&self.ids);
+        let (dir, files) = (&self.dir, &mut self.files);
+        let cf = run.cf;
+        let next_path = || {
+            *files += 1;
+            dir.join(format!("{:06}-{cf}.sst", *files))
+        };
+        for path in run.write(&options, ids, next_path)? {
+            self.pending.push((cf, path));
         }
         Ok(())
     }
@@ -595,4 +657,26 @@ enum Which {
     Content,
     Links,
     Sets,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Cutting points agree with a count, id by id, of what lies between two ids.
+        #[test]
+        fn foreign_between_is_an_id_outside_the_space(
+            free in proptest::collection::vec(0u32..300, 0..120),
+            next in 0u32..300,
+            a in 0u32..400,
+            gap in 0u32..100,
+        ) {
+            let space = IdSpace { free: free.iter().copied().filter(|&id| id < next).collect(), next };
+            let b = a + gap;
+            let reference = (a.saturating_add(1)..b).any(|id| id < next && !space.free.contains(id));
+            prop_assert_eq!(space.foreign_between(a, b), reference);
+        }
+    }
 }

@@ -604,17 +604,37 @@ impl Store {
     /// compaction rewrites them), and one range delete covers what other files hold.
     pub(crate) fn purge_ids(&self, ids: &RoaringBitmap, run: Option<u64>) -> Result<()> {
         let inner = &self.inner;
-        let mut batch = WriteBatch::default();
-        for range in id_ranges(ids) {
-            // Ids are below 2^28, so `range.end` always has a key.
-            let from = codec::id_key(range.start);
-            let to = codec::id_key(range.end);
+        let ranges = id_ranges(ids);
+        // A run's files hold its ids only (staging cuts them at other runs' ids), and they
+        // were ingested at the bottom level: dropping the files in its ranges removes them
+        // without a tombstone, so the next run given these ids is ingested at the bottom
+        // too and nothing is ever compacted. RocksDB leaves level 0, a file another run's
+        // keys share and a file being compacted; what they hold gets a range deletion.
+        for range in &ranges {
+            let first = codec::id_key(range.start);
+            let last = codec::last_key_of(range.end - 1);
             for &cf in ID_KEYED_CFS {
-                batch.delete_range_cf(inner.cf(cf), from, to);
+                inner
+                    .db
+                    .delete_file_in_range_cf(inner.cf(cf), &first[..], &last[..])?;
             }
-            if batch.len() >= 50_000 {
-                inner.db.write(std::mem::take(&mut batch))?;
+        }
+        let mut batch = WriteBatch::default();
+        for &cf in ID_KEYED_CFS {
+            let mut it = inner.db.raw_iterator_cf(inner.cf(cf));
+            for range in &ranges {
+                // Ids are below 2^28, so `range.end` always has a key.
+                let from = codec::id_key(range.start);
+                let to = codec::id_key(range.end);
+                it.seek(from);
+                if it.key().is_some_and(|k| k < to.as_slice()) {
+                    batch.delete_range_cf(inner.cf(cf), from, to);
+                }
+                if batch.len() >= 50_000 {
+                    inner.db.write(std::mem::take(&mut batch))?;
+                }
             }
+            it.status()?;
         }
         if let Some(run) = run {
             let (from, to) = codec::run_names_range(run);
@@ -848,6 +868,26 @@ impl Store {
         rocksdb::checkpoint::Checkpoint::new(&inner.db)?.create_checkpoint(to)?;
         drop(guard);
         Ok(generation)
+    }
+
+    /// The table files of each column family, counted per LSM level (0 to 6): where an
+    /// index run's files went, and what background compaction has left to do.
+    pub fn table_files(&self) -> Result<Vec<(&'static str, [u64; 7])>> {
+        let inner = &self.inner;
+        ALL_CFS
+            .iter()
+            .map(|&cf| {
+                let mut levels = [0; 7];
+                for (level, count) in levels.iter_mut().enumerate() {
+                    let property = format!("rocksdb.num-files-at-level{level}");
+                    *count = inner
+                        .db
+                        .property_int_value_cf(inner.cf(cf), property.as_str())?
+                        .unwrap_or(0);
+                }
+                Ok((cf, levels))
+            })
+            .collect()
     }
 
     /// Flushes memtables and compacts every column family (for measuring size on disk).

@@ -26,7 +26,7 @@ use crate::model::{
     ContentKind, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId, NodeKind,
     ProductId, ProductInfo, RunStatus, Warning,
 };
-use crate::staging::{Op, Stage};
+use crate::staging::{IdSpace, Op, Stage};
 use crate::store::{
     self, flag_set_name, kind_set_name, GraphState, ProductRecord, ProductState, Retired, Staging, Store,
     CF_ADJ_IN, CF_ADJ_OUT, CF_LINK_EDGES,
@@ -138,7 +138,11 @@ impl Store {
         };
         let run = catalog.next_run.max(1);
         let started_at_ms = now_ms();
-        let stage = Stage::start(self, run)?;
+        let ids = IdSpace {
+            free: free.clone(),
+            next: catalog.next_id,
+        };
+        let stage = Stage::start(self, run, ids)?;
         catalog.next_run = run + 1;
         catalog.staging = Some(Staging {
             run,

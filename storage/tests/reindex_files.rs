@@ -1,0 +1,97 @@
+//! Re-indexing leaves nothing to compact: every run's table files of the families keyed by
+//! node id are ingested at the bottom level, beside the other runs' files and never over
+//! them, and the files of a run that was replaced are dropped whole when it is purged.
+//!
+//! Before, a run given the ids of a purged one was ingested over that run's range deletions:
+//! its files went to level 0, and every re-index rewrote the product in a compaction.
+
+use semgraph_storage::{ContentKind, EdgeAttrs, EdgeKind, NewNode, NodeId, NodeKind, Store};
+
+/// The families a run writes under its node ids.
+const ID_KEYED: &[&str] = &["nodes", "adj_out", "adj_in", "edge_attrs", "content", "links"];
+
+/// One run of `product`: `n` methods in a chain of calls, each with a body, an edge fact on
+/// every call, and an anchor and a link on the first and last.
+fn index(store: &Store, product: &str, n: usize, round: usize) -> Vec<NodeId> {
+    let mut w = store.begin(product, "north").expect("begin");
+    let ids: Vec<NodeId> = (0..n)
+        .map(|i| {
+            let id = w
+                .add_node(
+                    NewNode::new(NodeKind::Method, format!("m{i}")).fqn(format!("{product}.r{round}.m{i}")),
+                )
+                .expect("node");
+            w.set_content(
+                id,
+                ContentKind::Source,
+                &format!("void m{i}() {{ /* round {round} */ }}"),
+            )
+            .expect("content");
+            id
+        })
+        .collect();
+    for pair in ids.windows(2) {
+        w.add_edge_with(
+            pair[0],
+            EdgeKind::Calls,
+            pair[1],
+            &EdgeAttrs {
+                lines: vec![1],
+                via: None,
+            },
+        )
+        .expect("edge");
+    }
+    w.add_anchor(ids[0], &format!("{product}.entry")).expect("anchor");
+    w.commit().expect("commit");
+    ids
+}
+
+#[test]
+fn re_indexed_runs_are_ingested_at_the_bottom_and_replaced_runs_dropped_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(dir.path()).expect("open");
+    let mut most_files = [0u64; 6];
+    for round in 0..8 {
+        // `alpha` grows by a node a run, so it takes every free id and then fresh ones past
+        // `beta`'s; `beta` stays the same size and takes back its own purged range.
+        let alpha = index(&store, "alpha", 3_000 + round, round);
+        let beta = index(&store, "beta", 2_000, round);
+        for (cf, levels) in store.table_files().expect("table files") {
+            let Some(at) = ID_KEYED.iter().position(|c| *c == cf) else {
+                continue;
+            };
+            assert_eq!(
+                levels[..6].iter().sum::<u64>(),
+                0,
+                "round {round}: `{cf}` has files above the bottom level: {levels:?}"
+            );
+            most_files[at] = most_files[at].max(levels[6]);
+        }
+        // Both products are whole and read back.
+        let snap = store.snapshot();
+        for (product, ids) in [("alpha", &alpha), ("beta", &beta)] {
+            assert_eq!(
+                snap.product_nodes(product).len(),
+                ids.len() as u64,
+                "round {round}: {product}"
+            );
+            let last = ids[ids.len() - 1];
+            let node = snap.node(last).expect("read").expect("node");
+            assert_eq!(
+                node.fqn.as_deref(),
+                Some(format!("{product}.r{round}.m{}", ids.len() - 1).as_str())
+            );
+            let body = snap.content(last, ContentKind::Source).expect("content");
+            assert!(
+                body.is_some_and(|b| b.contains(&format!("round {round}"))),
+                "round {round}"
+            );
+        }
+    }
+    // What is on disk is what is served plus the runs awaiting purge, not every run ever
+    // written: a few files per family and product, whatever the number of re-indexes.
+    for (cf, files) in ID_KEYED.iter().zip(most_files) {
+        assert!(files <= 12, "`{cf}` kept {files} files at the bottom level");
+    }
+}

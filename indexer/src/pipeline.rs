@@ -1029,20 +1029,68 @@ struct Code<'a> {
 /// readable.
 type ReadSource = (Vec<Warning>, Option<(String, FactsDigest)>);
 
+/// What the cache holds for one code file, looked up skeleton first.
+enum Cached {
+    /// The file's skeleton: all the first pass needs.
+    Skeleton(Vec<u8>),
+    /// The file's facts, whose skeleton was not cached (a store an older build filled).
+    Facts(Vec<u8>),
+    Nothing,
+}
+
 /// One code file before its facts are known: the file, its read warnings, and (when
-/// readable) its text, digest and the bytes the cache holds under the digest.
+/// readable) its text, digest and what the cache holds for it.
 type CacheInput<'a> = (
     &'a SourceFile,
     Vec<Warning>,
-    Option<(String, FactsDigest, Option<Vec<u8>>)>,
+    Option<(String, FactsDigest, Cached)>,
 );
 
-/// One code file with its facts: read warnings, and its text, digest and facts with, when
-/// they were parsed rather than reused, their encoding for the cache.
-type CacheOutput = (
-    Vec<Warning>,
-    Option<(String, FactsDigest, (CodeFile, Option<Vec<u8>>))>,
-);
+/// One code file's skeleton for the first pass: whether its facts were parsed (rather than
+/// reused), and the cache entries to write for it.
+struct FirstPass {
+    skeleton: CodeFile,
+    parsed: bool,
+    fresh: Vec<(FactsDigest, Vec<u8>)>,
+}
+
+/// One code file with its skeleton: read warnings, and its text, digest and skeleton.
+type CacheOutput = (Vec<Warning>, Option<(String, FactsDigest, FirstPass)>);
+
+/// A file's skeleton from what the cache holds: the cached skeleton; else the cached
+/// facts, stripped (and the skeleton cached for the next run); else facts parsed now (both
+/// cached). Bytes this build cannot read are a miss.
+fn first_pass(f: &SourceFile, text: &str, digest: FactsDigest, cached: Cached) -> FirstPass {
+    let facts = match cached {
+        Cached::Skeleton(bytes) => match cache::decode(&bytes) {
+            Some(skeleton) => {
+                return FirstPass {
+                    skeleton,
+                    parsed: false,
+                    fresh: Vec::new(),
+                }
+            }
+            None => None,
+        },
+        Cached::Facts(bytes) => cache::decode(&bytes),
+        Cached::Nothing => None,
+    };
+    let (file, parsed, mut fresh) = match facts {
+        Some(file) => (file, false, Vec::new()),
+        None => {
+            let file = parse_code(f, text);
+            let bytes = cache::encode(&file);
+            (file, true, vec![(digest, bytes)])
+        }
+    };
+    let skeleton = skeleton(file);
+    fresh.push((cache::skeleton_digest(&digest), cache::encode(&skeleton)));
+    FirstPass {
+        skeleton,
+        parsed,
+        fresh,
+    }
+}
 
 /// The facts of one code file, by the front-end of its language.
 fn parse_code(f: &SourceFile, text: &str) -> CodeFile {
@@ -1089,33 +1137,44 @@ fn index_code(
             .iter()
             .filter_map(|(_, r)| r.as_ref().map(|(_, d)| *d))
             .collect();
-        let mut cached = if reuse {
-            store.cached_facts(&keys)?.into_iter()
+        // Each file's skeleton, else (for a file whose skeleton is not cached) its facts.
+        let mut cached: Vec<Cached> = Vec::with_capacity(keys.len());
+        if reuse {
+            let skeleton_keys: Vec<FactsDigest> = keys.iter().map(cache::skeleton_digest).collect();
+            let skeletons = store.cached_facts(&skeleton_keys)?;
+            let missing: Vec<FactsDigest> = keys
+                .iter()
+                .zip(&skeletons)
+                .filter(|(_, s)| s.is_none())
+                .map(|(k, _)| *k)
+                .collect();
+            let mut facts = store.cached_facts(&missing)?.into_iter();
+            for bytes in skeletons {
+                cached.push(match bytes {
+                    Some(bytes) => Cached::Skeleton(bytes),
+                    None => facts.next().flatten().map_or(Cached::Nothing, Cached::Facts),
+                });
+            }
         } else {
-            vec![None; keys.len()].into_iter()
-        };
+            cached.extend(keys.iter().map(|_| Cached::Nothing));
+        }
+        let mut cached = cached.into_iter();
         let inputs: Vec<CacheInput<'_>> = chunk
             .iter()
             .zip(read)
             .map(|(f, (warnings, read))| {
-                let read = read.map(|(text, digest)| (text, digest, cached.next().flatten()));
+                let read =
+                    read.map(|(text, digest)| (text, digest, cached.next().unwrap_or(Cached::Nothing)));
                 (*f, warnings, read)
             })
             .collect();
-        // Each file's facts: decoded from the cache, else parsed (and encoded for it).
+        // Each file's skeleton: decoded from the cache, else stripped from its facts.
         Ok(inputs
             .into_par_iter()
             .map(|(f, warnings, read)| {
-                let read = read.map(|(text, digest, bytes)| {
-                    let facts = match bytes.as_deref().and_then(cache::decode) {
-                        Some(file) => (file, None),
-                        None => {
-                            let file = parse_code(f, &text);
-                            let bytes = cache::encode(&file);
-                            (file, Some(bytes))
-                        }
-                    };
-                    (text, digest, facts)
+                let read = read.map(|(text, digest, cached)| {
+                    let pass = first_pass(f, &text, digest, cached);
+                    (text, digest, pass)
                 });
                 (warnings, read)
             })
@@ -1126,24 +1185,24 @@ fn index_code(
         let mut files: Vec<(String, CodeFile)> = Vec::with_capacity(chunk.len());
         for (f, (warnings, read)) in chunk.iter().zip(parsed) {
             run.warnings.extend(warnings);
-            let Some((text, digest, (file, encoded))) = read else {
+            let Some((text, digest, pass)) = read else {
                 files.push((String::new(), CodeFile::default()));
                 continue;
             };
-            match encoded {
-                Some(bytes) => {
-                    cache.parsed += 1;
-                    fresh.push((digest, bytes));
-                }
-                None => cache.reused += 1,
+            if pass.parsed {
+                cache.parsed += 1;
+            } else {
+                cache.reused += 1;
             }
+            fresh.extend(pass.fresh);
             cache.used.push(digest);
+            cache.used.push(cache::skeleton_digest(&digest));
             digests.insert(f.rel.clone(), digest);
-            files.push((text, file));
+            files.push((text, pass.skeleton));
         }
         cache.store.cache_facts(&fresh)?;
         drop(fresh);
-        for (f, (text, file)) in chunk.iter().zip(files) {
+        for (f, (text, mut file)) in chunk.iter().zip(files) {
             if !digests.contains_key(&f.rel) {
                 continue;
             }
@@ -1171,7 +1230,8 @@ fn index_code(
             let module = (code.service_of)(&f.rel).map(|(id, _)| id);
             emit::code::write_file(run, w, &mut nodes, f, file_node, module, &text, &file)?;
             knowledge.collect(&file);
-            skeletons.push(skeleton(file));
+            file.diagnostics = Vec::new();
+            skeletons.push(file);
             skeleton_modules.push(module);
         }
         Ok(())
@@ -1388,7 +1448,11 @@ fn index_code(
 /// A file's structure for lookups from other files: types, fields, constants, method
 /// signatures and annotations, the field assignments of every method (a field set once, in
 /// a constructor, is a value), constructors whole — without call sites, locals, string
-/// literals or initialisers of other methods, which only the file's own pass needs.
+/// literals or initialisers of other methods, which only the file's own pass needs. It
+/// keeps the file's syntax errors and budget notes, which the first pass reports.
+///
+/// The first pass (emit of every declaration, what the recognisers gather) reads no more
+/// than this, so a file whose skeleton is cached is never decoded whole there.
 fn skeleton(mut file: CodeFile) -> CodeFile {
     for t in &mut file.types {
         // Expression trees are for resolving this file's calls, in pass 2 (a constructor's
@@ -1410,10 +1474,9 @@ fn skeleton(mut file: CodeFile) -> CodeFile {
             m.string_locals = Vec::new();
         }
     }
-    file.diagnostics = Vec::new();
-    // A fresh copy, made on this thread: the parse allocated the facts in the parser
-    // threads' heaps, and keeping pieces of them would pin those heaps' pages for the
-    // whole run (the copy keeps the process flat; the original is freed here).
+    // A fresh copy: the parse allocated the facts among its own short-lived allocations,
+    // and keeping pieces of them would pin those pages for the whole run (the copy keeps
+    // the process flat; the original is freed here).
     file.clone()
 }
 

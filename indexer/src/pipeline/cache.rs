@@ -6,6 +6,10 @@
 //! repository and its bytes, so an entry is true of its key forever: any edit, rename or
 //! new build of semgraph is a different key, and a stale entry can never be read.
 //!
+//! Its skeleton (the declarations the first pass reads; see `pipeline::skeleton`) is
+//! cached beside the facts, so the first pass of a re-index decodes only that, and the
+//! whole facts once, in the second pass.
+//!
 //! A file's resolved calls are cached too, under a key that adds the digest of everything
 //! resolution reads besides the file ([`resolution_context`]): every file's declarations
 //! (its skeleton without positions and call sites, the only part of another file
@@ -191,6 +195,14 @@ fn declarations(skeleton: &CodeFile) -> CodeFile {
         }
     }
     file
+}
+
+/// The cache key of one file's skeleton (what the first pass reads), beside its facts.
+pub(crate) fn skeleton_digest(file: &FactsDigest) -> FactsDigest {
+    let mut h = Sha256::new();
+    h.update(b"skeleton");
+    h.update(file);
+    h.finalize().into()
 }
 
 /// The cache key of one file's resolved calls: its facts' key within a resolution context.

@@ -479,8 +479,8 @@ fn the_generated_company_has_what_the_comparison_needs() {
     );
     assert_eq!(
         store.cached_facts_count().expect("count"),
-        12,
-        "two cache entries per Java file: its facts and its resolved calls"
+        18,
+        "three cache entries per Java file: its facts, its skeleton and its resolved calls"
     );
 }
 

@@ -1033,7 +1033,8 @@ type ReadSource = (Vec<Warning>, Option<(String, FactsDigest)>);
 enum Cached {
     /// The file's skeleton: all the first pass needs.
     Skeleton(Vec<u8>),
-    /// The file's facts, whose skeleton was not cached (a store an older build filled).
+    /// The file's facts, whose skeleton entry is missing (lost, or unreadable): the
+    /// skeleton is stripped from them and cached again.
     Facts(Vec<u8>),
     Nothing,
 }

@@ -206,6 +206,16 @@ fn serve_store(
         },
     )
     .with_context(|| format!("opening the store at {}", store_dir.display()))?;
+    // A path that is not the store meant (a work folder around it, a typo) opens as a new,
+    // empty store: every answer would say "not indexed" without saying why.
+    if store.snapshot().products().is_empty() {
+        tracing::warn!(
+            store = %store_dir.display(),
+            "the store holds no product yet, so every answer will be empty: index into it \
+             (`semgraph index --store {}`), or check that this is the store's own folder",
+            store_dir.display()
+        );
+    }
     let state = AppState::new(
         store,
         ServerOptions {

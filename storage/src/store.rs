@@ -599,9 +599,11 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes every record of `ids`, and the names and sets of `run`. A run's names and
-    /// sets are each one range of keys: the table files wholly inside it are dropped (no
-    /// compaction rewrites them), and one range delete covers what other files hold.
+    /// Deletes every record of `ids`, and the names and sets of `run`. Each contiguous range
+    /// of `ids`, in every id-keyed family, and the run's names and sets (each one range of
+    /// keys) go by dropping the table files wholly inside the range, so no compaction
+    /// rewrites them; an id range gets a range delete only where a key of it is still found,
+    /// the run's names and sets always get one.
     pub(crate) fn purge_ids(&self, ids: &RoaringBitmap, run: Option<u64>) -> Result<()> {
         let inner = &self.inner;
         let ranges = id_ranges(ids);

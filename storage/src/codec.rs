@@ -151,6 +151,29 @@ pub(crate) fn parse_name_key(key: &[u8]) -> Option<(&[u8], u32)> {
     Some((&key[8..], id))
 }
 
+/// The name of the `names` family's prefix extractor, as RocksDB records it in each table
+/// file: a file written with another extractor (or none) is read without its prefix filter.
+pub(crate) const NAME_PREFIX_EXTRACTOR: &str = "semgraph.name_key.v1";
+
+/// What a `names` key is filtered by: everything before its id (run, tag, name, `0x00`),
+/// so an exact lookup asks each table file's filter whether it holds the name at all.
+pub(crate) fn name_key_prefix(key: &[u8]) -> &[u8] {
+    &key[..key.len().saturating_sub(4)]
+}
+
+/// Whether [`name_key_prefix`] applies to `key`: a name key ends in `0x00` and a 4-byte id.
+pub(crate) fn is_name_key(key: &[u8]) -> bool {
+    key.len() >= 14 && key[key.len() - 5] == 0
+}
+
+/// The key an exact lookup of `prefix` (run, tag, name, `0x00`) seeks to: its first id.
+pub(crate) fn first_name_key(prefix: &[u8]) -> Vec<u8> {
+    let mut key = Vec::with_capacity(prefix.len() + 4);
+    key.extend_from_slice(prefix);
+    key.extend_from_slice(&[0; 4]);
+    key
+}
+
 /// Format 1's `names` keys had no run in front: an index tag (`F`, `L`, `N`), the name,
 /// `0x00` and the id. They all lie in this range, which no key of a run below 2^56 reaches.
 pub(crate) const FORMAT_1_NAMES: (&[u8], &[u8]) = (b"A", b"[");

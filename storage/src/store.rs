@@ -16,7 +16,8 @@ use parking_lot::{Mutex, RwLock};
 use roaring::RoaringBitmap;
 use rocksdb::{
     BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, DBCompressionType,
-    Direction as ScanDirection, IteratorMode, Options, ReadOptions, WriteBatch, WriteOptions, DB,
+    Direction as ScanDirection, IteratorMode, Options, ReadOptions, SliceTransform, WriteBatch, WriteOptions,
+    DB,
 };
 
 use crate::adjacency::{self, Adjacency, Edge, StoredLists, Update};
@@ -288,6 +289,17 @@ pub(crate) fn cf_options(name: &str, cache: &Cache) -> Options {
     if matches!(name, CF_ADJ_OUT | CF_ADJ_IN | CF_NODES | CF_NAMES) {
         opts.set_write_buffer_size(64 << 20);
     }
+    if name == CF_NAMES {
+        // Names are keyed by run first, so an exact lookup seeks once per served run, and
+        // all but one or two runs hold no such name. The filter of each table file answers
+        // for the name without reading a data block (every other scan of the family is a
+        // total-order scan, which ignores it).
+        opts.set_prefix_extractor(SliceTransform::create(
+            codec::NAME_PREFIX_EXTRACTOR,
+            codec::name_key_prefix,
+            Some(codec::is_name_key),
+        ));
+    }
     if name == CF_DEFAULT {
         // The facts cache: each entry is written once by an index run and read back once or
         // twice by it, so a large memtable would only keep a run's whole cache in memory
@@ -487,6 +499,7 @@ impl Store {
         let (start, end) = codec::FORMAT_1_NAMES;
         let mut opts = ReadOptions::default();
         opts.set_iterate_upper_bound(end.to_vec());
+        opts.set_total_order_seek(true);
         opts.fill_cache(false);
         let mut batch = WriteBatch::default();
         let mut moved = 0u64;
@@ -1226,38 +1239,46 @@ impl Snapshot {
 
     /// Up to `limit` live nodes with a `names` key of `index` starting with `name` (then
     /// `0x00` when `exact`), in name order: one range of keys per served run, merged.
+    ///
+    /// One iterator seeks every run's range. An exact lookup iterates in prefix mode, so a
+    /// table file whose prefix filter does not hold the name is passed over unread (most
+    /// runs do not hold a given fqn); a prefix search is a total-order scan.
     fn scan_names(&self, index: NameIndex, name: &str, exact: bool, limit: usize) -> Result<Vec<NodeId>> {
         let inner = self.inner();
         let mut found: Vec<(Vec<u8>, u32)> = Vec::new();
+        let mut opts = ReadOptions::default();
+        if exact {
+            opts.set_prefix_same_as_start(true);
+        } else {
+            opts.set_total_order_seek(true);
+        }
+        let mut it = inner.db.raw_iterator_cf_opt(inner.cf(CF_NAMES), opts);
         for product in &self.state.products {
             let mut prefix = codec::name_prefix(product.info.run, index, name);
             if exact {
                 prefix.push(0);
+                it.seek(codec::first_name_key(&prefix));
+            } else {
+                it.seek(&prefix);
             }
-            let mut opts = ReadOptions::default();
-            if let Some(end) = codec::prefix_end(&prefix) {
-                opts.set_iterate_upper_bound(end);
-            }
-            let iter = inner.db.iterator_cf_opt(
-                inner.cf(CF_NAMES),
-                opts,
-                IteratorMode::From(&prefix, ScanDirection::Forward),
-            );
             // A run's first `limit` nodes are all it can add to the first `limit` of all; a
             // node's first key is its place in the order.
             let mut taken = RoaringBitmap::new();
-            for item in iter {
-                let (key, _) = item?;
-                let Some((name_and_id, id)) = codec::parse_name_key(&key) else {
-                    continue;
-                };
-                if self.state.live.contains(id) && taken.insert(id) {
-                    found.push((name_and_id.to_vec(), id));
-                    if taken.len() >= limit as u64 {
-                        break;
+            while let Some(key) = it.key() {
+                if !key.starts_with(&prefix) {
+                    break;
+                }
+                if let Some((name_and_id, id)) = codec::parse_name_key(key) {
+                    if self.state.live.contains(id) && taken.insert(id) {
+                        found.push((name_and_id.to_vec(), id));
+                        if taken.len() >= limit as u64 {
+                            break;
+                        }
                     }
                 }
+                it.next();
             }
+            it.status()?;
         }
         found.sort_unstable();
         let mut seen = RoaringBitmap::new();

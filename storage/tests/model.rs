@@ -155,6 +155,22 @@ fn check(store: &Store, model: &BTreeMap<String, ProductModel>) -> Result<(), Te
     }
     prop_assert_eq!(snap.live().len() as usize, id_of.len());
 
+    // A prefix search and a simple name, each across every served run.
+    for (p, m) in model {
+        let found: BTreeSet<NodeId> = snap
+            .find_by_prefix(&format!("{p}.r{}.", m.run), usize::MAX)
+            .expect("prefix search")
+            .into_iter()
+            .collect();
+        let expected: BTreeSet<NodeId> = (0..m.nodes.len()).map(|i| id_of[&(p.clone(), i)]).collect();
+        prop_assert_eq!(found, expected, "prefix search of {}", p);
+    }
+    let with_a_first_node = model.values().filter(|m| !m.nodes.is_empty()).count();
+    prop_assert_eq!(
+        snap.find_by_name("n0").expect("simple name").len(),
+        with_a_first_node
+    );
+
     // Every node record reads back as written.
     let ids: Vec<NodeId> = id_of.values().copied().collect();
     for (node, id) in snap.nodes(&ids).expect("batched read").into_iter().zip(&ids) {

@@ -166,6 +166,13 @@ pub(crate) fn is_name_key(key: &[u8]) -> bool {
     key.len() >= 14 && key[key.len() - 5] == 0
 }
 
+/// The fingerprint of a tag and name (a `names` key less its run, `0x00` and id), as a
+/// run's in-memory name filter holds it.
+pub(crate) fn name_fingerprint(tagged: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(tagged)
+}
+
 /// The key an exact lookup of `prefix` (run, tag, name, `0x00`) seeks to: its first id.
 pub(crate) fn first_name_key(prefix: &[u8]) -> Vec<u8> {
     let mut key = Vec::with_capacity(prefix.len() + 4);

@@ -504,6 +504,7 @@ impl ProductWriter {
                 links.seal();
                 links
             },
+            names: self.store.name_filter(self.run)?,
         }));
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
         let mut live = RoaringBitmap::new();

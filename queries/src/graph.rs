@@ -335,17 +335,31 @@ pub(crate) type Parents = rustc_hash::FxHashMap<u32, (u32, Via)>;
 
 /// The callers of `frontier` one hop up, each with the frontier node it reaches and how.
 fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32, u32, Via)) {
+    // Most methods override nothing and serve nothing: only those that do are looked up
+    // for it.
+    let overriding = adj.nodes_with(Direction::Out, EdgeKind::Overrides);
+    let implementing = adj.nodes_with(Direction::Out, EdgeKind::Implements);
+    let handlers = adj.nodes_with(Direction::In, EdgeKind::Serves);
     for &m in frontier {
         let id = NodeId(m);
         for c in adj.neighbors(id, Direction::In, EdgeKind::Calls) {
             visit(c.0, m, Via::Call);
         }
-        for kind in [EdgeKind::Overrides, EdgeKind::Implements] {
+        for (kind, with) in [
+            (EdgeKind::Overrides, overriding),
+            (EdgeKind::Implements, implementing),
+        ] {
+            if !with.contains(m) {
+                continue;
+            }
             for parent in adj.neighbors(id, Direction::Out, kind) {
                 for c in adj.neighbors(parent, Direction::In, EdgeKind::Calls) {
                     visit(c.0, m, Via::Dispatch);
                 }
             }
+        }
+        if !handlers.contains(m) {
+            continue;
         }
         for served_by in adj.neighbors(id, Direction::In, EdgeKind::Serves) {
             for call in adj.neighbors(served_by, Direction::In, EdgeKind::Invokes) {
@@ -483,7 +497,9 @@ fn walk_callers(
 
 /// The endpoints and entry points whose handler is in `methods` (Serves edges into them).
 pub fn reached_entry_points(adj: &Adjacency, methods: &RoaringBitmap) -> RoaringBitmap {
-    adj.expand(methods, Direction::In, &[EdgeKind::Serves])
+    // Few methods are handlers: only theirs are looked up.
+    let handlers = methods & adj.nodes_with(Direction::In, EdgeKind::Serves);
+    adj.expand(&handlers, Direction::In, &[EdgeKind::Serves])
 }
 
 #[cfg(test)]

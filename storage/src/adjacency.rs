@@ -16,7 +16,7 @@
 //! it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use roaring::RoaringBitmap;
 
@@ -259,6 +259,9 @@ fn in_memory(edges: &[Edge], flip: bool) -> std::collections::VecDeque<(u32, Edg
 pub struct Adjacency {
     out: Csr,
     inc: Csr,
+    /// Per direction, per edge kind (by code), the nodes with an edge of that kind that
+    /// way: computed on first use, for this generation (the next one is a new `Adjacency`).
+    with_edges: [OnceLock<Vec<RoaringBitmap>>; 2],
 }
 
 /// What changes from one generation's adjacency to the next.
@@ -360,7 +363,14 @@ impl Adjacency {
             &added_in,
             &mut |_, _| {},
         )?;
-        Ok((Adjacency { out, inc }, shadowed))
+        Ok((
+            Adjacency {
+                out,
+                inc,
+                with_edges: Default::default(),
+            },
+            shadowed,
+        ))
     }
 
     /// Builds from a list of edges (duplicates collapse), for tests.
@@ -430,6 +440,36 @@ impl Adjacency {
     /// The number of `kind` neighbours of `node` in `dir`.
     pub fn degree(&self, node: NodeId, dir: Direction, kind: EdgeKind) -> usize {
         self.csr(dir).kind_slice(node.0, kind).len()
+    }
+
+    /// The nodes with at least one `kind` edge in `dir` (for `Serves` coming in: the
+    /// handlers). The first time a generation is asked, one pass over that direction's
+    /// lists sorts every node under each kind it has; that is kept with the generation. A
+    /// traversal asks it to look up only the nodes that have such an edge.
+    pub fn nodes_with(&self, dir: Direction, kind: EdgeKind) -> &RoaringBitmap {
+        let slot = match dir {
+            Direction::Out => &self.with_edges[0],
+            Direction::In => &self.with_edges[1],
+        };
+        let by_kind = slot.get_or_init(|| {
+            let csr = self.csr(dir);
+            let mut by_kind = vec![RoaringBitmap::new(); 1 << (32 - KIND_SHIFT)];
+            for node in 0..csr.slots as u32 {
+                let mut last = None;
+                for &e in csr.node_slice(node) {
+                    let code = (e >> KIND_SHIFT) as usize;
+                    if last != Some(code) {
+                        // Nodes come in increasing order: each set is appended to.
+                        if by_kind[code].try_push(node).is_err() {
+                            by_kind[code].insert(node);
+                        }
+                        last = Some(code);
+                    }
+                }
+            }
+            by_kind
+        });
+        &by_kind[usize::from(kind.code()) % by_kind.len()]
     }
 
     /// Every node one `kinds` edge away from `frontier` in `dir`.
@@ -543,6 +583,30 @@ mod tests {
         assert_eq!(g.edge_count(), 4, "the duplicate call collapses");
     }
 
+    proptest::proptest! {
+        /// The nodes with an edge of a kind coming in (going out) are the targets (sources)
+        /// of that kind's edges, over several pages and for every kind asked (each asked
+        /// twice: once computed, once kept).
+        #[test]
+        fn nodes_with_a_kind_of_edge_are_its_edges_ends(
+            edges in proptest::collection::vec((0u32..3 * PAGE as u32, 0usize..3, 0u32..3 * PAGE as u32), 0..60)
+        ) {
+            const KINDS: [EdgeKind; 3] = [EdgeKind::Calls, EdgeKind::Serves, EdgeKind::Reads];
+            let edges: Vec<Edge> = edges.into_iter().map(|(s, k, d)| (s, KINDS[k], d)).collect();
+            let g = graph(3 * PAGE, &edges);
+            for _ in 0..2 {
+                for kind in KINDS {
+                    let targets: RoaringBitmap =
+                        edges.iter().filter(|e| e.1 == kind).map(|e| e.2).collect();
+                    let sources: RoaringBitmap =
+                        edges.iter().filter(|e| e.1 == kind).map(|e| e.0).collect();
+                    proptest::prop_assert_eq!(g.nodes_with(Direction::In, kind), &targets, "{:?}", kind);
+                    proptest::prop_assert_eq!(g.nodes_with(Direction::Out, kind), &sources, "{:?}", kind);
+                }
+            }
+        }
+    }
+
     #[test]
     fn reach_reports_each_node_at_its_shortest_depth() {
         let g = graph(
@@ -589,6 +653,8 @@ mod tests {
             .copied()
             .collect();
         let old = graph(slots, &old_all);
+        // Asked of the old generation, so a kept answer would show in the next one.
+        assert!(!old.nodes_with(Direction::In, EdgeKind::Calls).is_empty());
         let old_shadowed: HashSet<Edge> = [(5, EdgeKind::Calls, 6)].into_iter().collect();
 
         let fresh: RoaringBitmap = b_new.iter().copied().collect();
@@ -618,6 +684,10 @@ mod tests {
         assert_eq!(out_edges(&next), out_edges(&expected));
         assert_eq!(in_edges(&next), in_edges(&expected));
         assert_eq!(next.edge_count(), expected.edge_count());
+        assert_eq!(
+            next.nodes_with(Direction::In, EdgeKind::Calls),
+            expected.nodes_with(Direction::In, EdgeKind::Calls)
+        );
         assert!(
             next.neighbors(NodeId(5), Direction::Out, EdgeKind::Calls)
                 .any(|n| n == NodeId(6)),

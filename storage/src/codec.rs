@@ -166,8 +166,17 @@ pub(crate) fn is_name_key(key: &[u8]) -> bool {
     key.len() >= 14 && key[key.len() - 5] == 0
 }
 
-/// The fingerprint of a tag and name (a `names` key less its run, `0x00` and id), as a
-/// run's in-memory name filter holds it.
+/// The tag and name of a `names` prefix built by [`name_prefix`] (what follows its run).
+pub(crate) fn tagged_name_of_prefix(prefix: &[u8]) -> &[u8] {
+    prefix.get(8..).unwrap_or_default()
+}
+
+/// The tag and name of a `names` key (less its run, `0x00` and id).
+pub(crate) fn tagged_name_of_key(key: &[u8]) -> Option<&[u8]> {
+    parse_name_key(key).map(|(tagged_name_and_id, _)| &tagged_name_and_id[..tagged_name_and_id.len() - 5])
+}
+
+/// The fingerprint of a tag and name, as a run's in-memory name filter holds it.
 pub(crate) fn name_fingerprint(tagged: &[u8]) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(tagged)
@@ -376,6 +385,28 @@ mod tests {
         let format_1 = [&b"Nfoo\0"[..], &300u32.to_be_bytes()].concat();
         assert_eq!(format_1_name_id(&format_1), Some(300));
         assert_eq!(format_1_name_key_under(3, &format_1), b);
+    }
+
+    #[test]
+    fn a_name_keys_filters_see_its_name_whatever_its_id() {
+        let key = name_key(3, NameIndex::Fqn, "a.B", 300);
+        let mut exact = name_prefix(3, NameIndex::Fqn, "a.B");
+        assert_eq!(tagged_name_of_key(&key), Some(tagged_name_of_prefix(&exact)));
+        assert_eq!(tagged_name_of_prefix(&exact), b"Fa.B");
+        exact.push(0);
+        assert!(is_name_key(&key));
+        assert_eq!(
+            name_key_prefix(&key),
+            exact.as_slice(),
+            "the prefix filter's key is the name's"
+        );
+        let first = first_name_key(&exact);
+        assert!(is_name_key(&first) && name_key_prefix(&first) == exact.as_slice());
+        assert!(first <= name_key(3, NameIndex::Fqn, "a.B", 0) && first < key);
+        assert!(
+            !is_name_key(&name_prefix(3, NameIndex::Lower, "a.b")),
+            "a prefix search is not"
+        );
     }
 
     #[test]

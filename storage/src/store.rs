@@ -745,9 +745,7 @@ impl Store {
             let mut it = inner.db.raw_iterator_cf_opt(inner.cf(CF_NAMES), opts);
             it.seek(&prefix);
             while let Some(key) = it.key() {
-                if let Some((tagged_name_and_id, _)) = codec::parse_name_key(key) {
-                    // Less the `0x00` and the id.
-                    let tagged = &tagged_name_and_id[..tagged_name_and_id.len() - 5];
+                if let Some(tagged) = codec::tagged_name_of_key(key) {
                     fingerprints.push(codec::name_fingerprint(tagged));
                 }
                 it.next();
@@ -1315,7 +1313,7 @@ impl Snapshot {
             let mut prefix = codec::name_prefix(product.info.run, index, name);
             if exact {
                 if let Some(filter) = &product.names {
-                    if index != NameIndex::Lower && !filter.may_hold(&prefix[8..]) {
+                    if index != NameIndex::Lower && !filter.may_hold(codec::tagged_name_of_prefix(&prefix)) {
                         continue;
                     }
                 }

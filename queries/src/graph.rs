@@ -337,19 +337,13 @@ pub(crate) type Parents = rustc_hash::FxHashMap<u32, (u32, Via)>;
 fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32, u32, Via)) {
     // Most methods override nothing and serve nothing: only those that do are looked up
     // for it.
-    let overriding = adj.nodes_with(Direction::Out, EdgeKind::Overrides);
-    let implementing = adj.nodes_with(Direction::Out, EdgeKind::Implements);
-    let handlers = adj.nodes_with(Direction::In, EdgeKind::Serves);
     for &m in frontier {
         let id = NodeId(m);
         for c in adj.neighbors(id, Direction::In, EdgeKind::Calls) {
             visit(c.0, m, Via::Call);
         }
-        for (kind, with) in [
-            (EdgeKind::Overrides, overriding),
-            (EdgeKind::Implements, implementing),
-        ] {
-            if !with.contains(m) {
+        for kind in [EdgeKind::Overrides, EdgeKind::Implements] {
+            if !adj.has_edges(id, Direction::Out, kind) {
                 continue;
             }
             for parent in adj.neighbors(id, Direction::Out, kind) {
@@ -358,7 +352,7 @@ fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32,
                 }
             }
         }
-        if !handlers.contains(m) {
+        if !adj.has_edges(id, Direction::In, EdgeKind::Serves) {
             continue;
         }
         for served_by in adj.neighbors(id, Direction::In, EdgeKind::Serves) {
@@ -498,7 +492,10 @@ fn walk_callers(
 /// The endpoints and entry points whose handler is in `methods` (Serves edges into them).
 pub fn reached_entry_points(adj: &Adjacency, methods: &RoaringBitmap) -> RoaringBitmap {
     // Few methods are handlers: only theirs are looked up.
-    let handlers = methods & adj.nodes_with(Direction::In, EdgeKind::Serves);
+    let handlers: RoaringBitmap = methods
+        .iter()
+        .filter(|&m| adj.has_edges(NodeId(m), Direction::In, EdgeKind::Serves))
+        .collect();
     adj.expand(&handlers, Direction::In, &[EdgeKind::Serves])
 }
 

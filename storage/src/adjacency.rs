@@ -16,7 +16,7 @@
 //! it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
@@ -55,15 +55,40 @@ pub(crate) fn packed(kind: EdgeKind, target: u32) -> u32 {
 struct Page {
     offsets: Box<[u32]>,
     entries: Box<[u32]>,
+    /// Per node of the page, one bit per edge kind it has (the bit of the kind's code): a
+    /// traversal skips a node without the kind it follows, without reading its list.
+    kinds: Box<[u16]>,
 }
 
 impl Page {
+    fn new(offsets: Vec<u32>, entries: Vec<u32>) -> Page {
+        let kinds = offsets
+            .windows(2)
+            .map(|w| {
+                entries[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .fold(0u16, |mask, &e| mask | 1 << (e >> KIND_SHIFT))
+            })
+            .collect();
+        Page {
+            offsets: offsets.into_boxed_slice(),
+            entries: entries.into_boxed_slice(),
+            kinds,
+        }
+    }
+
     fn slice(&self, i: usize) -> &[u32] {
         &self.entries[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
 
+    fn has(&self, i: usize, kind: EdgeKind) -> bool {
+        self.kinds
+            .get(i)
+            .is_some_and(|mask| mask & (1 << kind.code()) != 0)
+    }
+
     fn heap_bytes(&self) -> usize {
-        (self.offsets.len() + self.entries.len()) * 4
+        (self.offsets.len() + self.entries.len()) * 4 + self.kinds.len() * 2
     }
 }
 
@@ -85,6 +110,15 @@ impl Csr {
             Some(Some(page)) => page.slice(n & (PAGE - 1)),
             _ => &[],
         }
+    }
+
+    fn has_kind(&self, node: u32, kind: EdgeKind) -> bool {
+        let n = node as usize;
+        n < self.slots
+            && match self.pages.get(n >> PAGE_SHIFT) {
+                Some(Some(page)) => page.has(n & (PAGE - 1), kind),
+                _ => false,
+            }
     }
 
     fn kind_slice(&self, node: u32, kind: EdgeKind) -> &[u32] {
@@ -190,12 +224,7 @@ impl Csr {
                 });
             }
             edges = edges - old.as_ref().map_or(0, |o| o.entries.len() as u64) + entries.len() as u64;
-            pages[p] = (!entries.is_empty()).then(|| {
-                Arc::new(Page {
-                    offsets: offsets.into_boxed_slice(),
-                    entries: entries.into_boxed_slice(),
-                })
-            });
+            pages[p] = (!entries.is_empty()).then(|| Arc::new(Page::new(offsets, entries)));
         }
         // Whatever the scan holds for nodes it was not asked for is not part of the graph.
         Ok(Csr { pages, slots, edges })
@@ -259,9 +288,6 @@ fn in_memory(edges: &[Edge], flip: bool) -> std::collections::VecDeque<(u32, Edg
 pub struct Adjacency {
     out: Csr,
     inc: Csr,
-    /// Per direction, per edge kind (by code), the nodes with an edge of that kind that
-    /// way: computed on first use, for this generation (the next one is a new `Adjacency`).
-    with_edges: [OnceLock<Vec<RoaringBitmap>>; 2],
 }
 
 /// What changes from one generation's adjacency to the next.
@@ -363,14 +389,7 @@ impl Adjacency {
             &added_in,
             &mut |_, _| {},
         )?;
-        Ok((
-            Adjacency {
-                out,
-                inc,
-                with_edges: Default::default(),
-            },
-            shadowed,
-        ))
+        Ok((Adjacency { out, inc }, shadowed))
     }
 
     /// Builds from a list of edges (duplicates collapse), for tests.
@@ -442,34 +461,10 @@ impl Adjacency {
         self.csr(dir).kind_slice(node.0, kind).len()
     }
 
-    /// The nodes with at least one `kind` edge in `dir` (for `Serves` coming in: the
-    /// handlers). The first time a generation is asked, one pass over that direction's
-    /// lists sorts every node under each kind it has; that is kept with the generation. A
-    /// traversal asks it to look up only the nodes that have such an edge.
-    pub fn nodes_with(&self, dir: Direction, kind: EdgeKind) -> &RoaringBitmap {
-        let slot = match dir {
-            Direction::Out => &self.with_edges[0],
-            Direction::In => &self.with_edges[1],
-        };
-        let by_kind = slot.get_or_init(|| {
-            let csr = self.csr(dir);
-            let mut by_kind = vec![RoaringBitmap::new(); 1 << (32 - KIND_SHIFT)];
-            for node in 0..csr.slots as u32 {
-                let mut last = None;
-                for &e in csr.node_slice(node) {
-                    let code = (e >> KIND_SHIFT) as usize;
-                    if last != Some(code) {
-                        // Nodes come in increasing order: each set is appended to.
-                        if by_kind[code].try_push(node).is_err() {
-                            by_kind[code].insert(node);
-                        }
-                        last = Some(code);
-                    }
-                }
-            }
-            by_kind
-        });
-        &by_kind[usize::from(kind.code()) % by_kind.len()]
+    /// Whether `node` has at least one `kind` edge in `dir`: one bit of its page, without
+    /// reading its list (a traversal skips the nodes that override or serve nothing).
+    pub fn has_edges(&self, node: NodeId, dir: Direction, kind: EdgeKind) -> bool {
+        self.csr(dir).has_kind(node.0, kind)
     }
 
     /// Every node one `kinds` edge away from `frontier` in `dir`.
@@ -584,24 +579,23 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The nodes with an edge of a kind coming in (going out) are the targets (sources)
-        /// of that kind's edges, over several pages and for every kind asked (each asked
-        /// twice: once computed, once kept).
+        /// A node has a kind of edge coming in (going out) exactly when it is the target
+        /// (source) of an edge of that kind, over several pages.
         #[test]
-        fn nodes_with_a_kind_of_edge_are_its_edges_ends(
+        fn a_node_has_the_kinds_of_its_edges(
             edges in proptest::collection::vec((0u32..3 * PAGE as u32, 0usize..3, 0u32..3 * PAGE as u32), 0..60)
         ) {
             const KINDS: [EdgeKind; 3] = [EdgeKind::Calls, EdgeKind::Serves, EdgeKind::Reads];
             let edges: Vec<Edge> = edges.into_iter().map(|(s, k, d)| (s, KINDS[k], d)).collect();
             let g = graph(3 * PAGE, &edges);
-            for _ in 0..2 {
+            let mut ends: Vec<u32> = edges.iter().flat_map(|e| [e.0, e.2]).collect();
+            ends.extend([0, PAGE as u32, 3 * PAGE as u32 + 5]);
+            for node in ends {
                 for kind in KINDS {
-                    let targets: RoaringBitmap =
-                        edges.iter().filter(|e| e.1 == kind).map(|e| e.2).collect();
-                    let sources: RoaringBitmap =
-                        edges.iter().filter(|e| e.1 == kind).map(|e| e.0).collect();
-                    proptest::prop_assert_eq!(g.nodes_with(Direction::In, kind), &targets, "{:?}", kind);
-                    proptest::prop_assert_eq!(g.nodes_with(Direction::Out, kind), &sources, "{:?}", kind);
+                    let target = edges.iter().any(|e| e.1 == kind && e.2 == node);
+                    let source = edges.iter().any(|e| e.1 == kind && e.0 == node);
+                    proptest::prop_assert_eq!(g.has_edges(NodeId(node), Direction::In, kind), target);
+                    proptest::prop_assert_eq!(g.has_edges(NodeId(node), Direction::Out, kind), source);
                 }
             }
         }
@@ -653,8 +647,6 @@ mod tests {
             .copied()
             .collect();
         let old = graph(slots, &old_all);
-        // Asked of the old generation, so a kept answer would show in the next one.
-        assert!(!old.nodes_with(Direction::In, EdgeKind::Calls).is_empty());
         let old_shadowed: HashSet<Edge> = [(5, EdgeKind::Calls, 6)].into_iter().collect();
 
         let fresh: RoaringBitmap = b_new.iter().copied().collect();
@@ -684,10 +676,15 @@ mod tests {
         assert_eq!(out_edges(&next), out_edges(&expected));
         assert_eq!(in_edges(&next), in_edges(&expected));
         assert_eq!(next.edge_count(), expected.edge_count());
-        assert_eq!(
-            next.nodes_with(Direction::In, EdgeKind::Calls),
-            expected.nodes_with(Direction::In, EdgeKind::Calls)
-        );
+        for node in 0..slots as u32 {
+            for dir in [Direction::In, Direction::Out] {
+                assert_eq!(
+                    next.has_edges(NodeId(node), dir, EdgeKind::Calls),
+                    expected.has_edges(NodeId(node), dir, EdgeKind::Calls),
+                    "{node} {dir:?}"
+                );
+            }
+        }
         assert!(
             next.neighbors(NodeId(5), Direction::Out, EdgeKind::Calls)
                 .any(|n| n == NodeId(6)),

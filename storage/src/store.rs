@@ -150,10 +150,10 @@ impl std::fmt::Debug for NameFilter {
 }
 
 impl NameFilter {
-    /// Whether the run may hold `tagged` (a tag and a name, as in its keys).
-    fn may_hold(&self, tagged: &[u8]) -> bool {
+    /// Whether the run may hold the name of `fingerprint` ([`codec::name_fingerprint`]).
+    fn may_hold(&self, fingerprint: u64) -> bool {
         use xorf::Filter;
-        self.0.contains(&codec::name_fingerprint(tagged))
+        self.0.contains(&fingerprint)
     }
 }
 
@@ -1309,14 +1309,18 @@ impl Snapshot {
             opts.set_total_order_seek(true);
         }
         let mut it = inner.db.raw_iterator_cf_opt(inner.cf(CF_NAMES), opts);
+        // The runs' filters hold exact fqns and simple names: the name's fingerprint, once.
+        let fingerprint = (exact && index != NameIndex::Lower).then(|| {
+            codec::name_fingerprint(codec::tagged_name_of_prefix(&codec::name_prefix(0, index, name)))
+        });
         for product in &self.state.products {
+            if let (Some(filter), Some(fingerprint)) = (&product.names, fingerprint) {
+                if !filter.may_hold(fingerprint) {
+                    continue;
+                }
+            }
             let mut prefix = codec::name_prefix(product.info.run, index, name);
             if exact {
-                if let Some(filter) = &product.names {
-                    if index != NameIndex::Lower && !filter.may_hold(codec::tagged_name_of_prefix(&prefix)) {
-                        continue;
-                    }
-                }
                 prefix.push(0);
                 it.seek(codec::first_name_key(&prefix));
             } else {

@@ -14,9 +14,11 @@
 //! most [`BATCH_OPS`] operations or [`BATCH_BYTES`] bytes, and the sorted runs together at
 //! most `staging_bytes` ([`crate::StoreOptions`], 64 MiB by default; past it the largest is
 //! written out) — counted as what their vectors have reserved, so the bound is the memory
-//! held, not the bytes written into it. A product of any size is a
-//! sequence of such runs: later runs of the adjacency and sets families are merge operands
-//! that RocksDB unions, the other families overlap nowhere or are ordered by ingestion.
+//! held, not the bytes written into it. A product of any size is a sequence of such runs:
+//! later runs of the adjacency and sets families are merge operands that RocksDB unions,
+//! the other families overlap nowhere or are ordered by ingestion. What is buffered when
+//! the run ends is written family by family side by side, one thread each, while the
+//! indexing thread waits for the commit.
 //!
 //! A file of a family keyed by node id never spans an id of another run: it is cut where
 //! one lies between two of its keys ([`IdSpace`]). Ingested over nothing, each goes to the
@@ -27,7 +29,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -387,7 +389,8 @@ impl IdSpace {
 struct Stager {
     store: Store,
     dir: PathBuf,
-    files: u32,
+    /// Files written so far (each file's name is numbered).
+    files: AtomicU32,
     /// Files written and not yet ingested, per column family, in the order written.
     pending: Vec<(&'static str, PathBuf)>,
     nodes: SortedRun,
@@ -410,7 +413,7 @@ impl Stager {
         Stager {
             store,
             dir,
-            files: 0,
+            files: AtomicU32::new(0),
             pending: Vec::new(),
             nodes: SortedRun::new(CF_NODES),
             names: SortedRun::new(CF_NAMES),
@@ -538,28 +541,68 @@ impl Stager {
         Ok(())
     }
 
+    /// Writes every buffered run at the end of the index run. The families' files are
+    /// independent, so they are written side by side: the indexing thread waits for this,
+    /// and one thread alone would leave the other cores idle.
     fn write_all(&mut self) -> Result<()> {
-        self.write_nodes()?;
-        self.write_names()?;
-        self.write_edges()?;
-        for which in [Which::Attrs, Which::Content, Which::Links, Which::Sets] {
-            self.write_sorted(which)?;
+        let mut runs = vec![
+            std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES)),
+            std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES)),
+        ];
+        runs.extend(self.edge_runs());
+        for slot in [
+            &mut self.attrs,
+            &mut self.content,
+            &mut self.links,
+            &mut self.sets,
+        ] {
+            let cf = slot.cf;
+            runs.push(std::mem::replace(slot, SortedRun::new(cf)));
+        }
+        runs.retain(|r| !r.entries.is_empty());
+        let this = &*self;
+        let written: Vec<Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = runs
+                .iter_mut()
+                .map(|run| scope.spawn(move || this.write_file(run)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(StoreError::Invalid {
+                            what: "index run",
+                            reason: "a thread writing its files panicked".into(),
+                        })
+                    })
+                })
+                .collect()
+        });
+        // In a fixed order, so that within a family the files stay in the order written.
+        for (run, files) in runs.iter().zip(written) {
+            for path in files? {
+                self.pending.push((run.cf, path));
+            }
         }
         Ok(())
     }
 
-    fn write_run(&mut self, run: &mut SortedRun) -> Result<()> {
+    /// Writes `run` as SST files in the run's folder, numbered after every file before.
+    fn write_file(&self, run: &mut SortedRun) -> Result<Vec<PathBuf>> {
         let options = store::cf_options(run.cf, &self.store.inner.cache);
         // Every family but the run-keyed ones is keyed by node id first.
         let ids = (!matches!(run.cf, CF_NAMES | CF_SETS)).then_some(&self.ids);
-        let (dir, files) = (&self.dir, &mut self.files);
         let cf = run.cf;
         let next_path = || {
-            *files += 1;
-            dir.join(format!("{:06}-{cf}.sst", *files))
+            let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
+            self.dir.join(format!("{n:06}-{cf}.sst"))
         };
-        for path in run.write(&options, ids, next_path)? {
-            self.pending.push((cf, path));
+        run.write(&options, ids, next_path)
+    }
+
+    fn write_run(&mut self, run: &mut SortedRun) -> Result<()> {
+        for path in self.write_file(run)? {
+            self.pending.push((run.cf, path));
         }
         Ok(())
     }
@@ -586,11 +629,20 @@ impl Stager {
         self.write_run(&mut run)
     }
 
-    /// Writes the buffered edges as one id list per (node, kind) in each direction: sorting
-    /// groups them, so no per-edge hashing is needed.
+    /// Writes the buffered edges out (see [`Stager::edge_runs`]).
     fn write_edges(&mut self) -> Result<()> {
+        for mut run in self.edge_runs() {
+            self.write_run(&mut run)?;
+        }
+        Ok(())
+    }
+
+    /// The buffered edges as one id list per (node, kind) in each direction, as the runs of
+    /// the two adjacency families: sorting groups them, so no per-edge hashing is needed.
+    /// Once some adjacency is written, later lists are merge operands.
+    fn edge_runs(&mut self) -> Vec<SortedRun> {
         if self.edges.is_empty() {
-            return Ok(());
+            return Vec::new();
         }
         let write = if self.edges_written {
             Write::Merge
@@ -598,6 +650,7 @@ impl Stager {
             Write::Put
         };
         let mut edges = std::mem::take(&mut self.edges);
+        let mut runs = Vec::with_capacity(2);
         for cf in [CF_ADJ_OUT, CF_ADJ_IN] {
             if cf == CF_ADJ_IN {
                 for e in edges.iter_mut() {
@@ -612,10 +665,10 @@ impl Stager {
                 let ids = RoaringBitmap::from_sorted_iter(group.iter().map(|e| e.2)).unwrap_or_default();
                 run.add(&codec::adj_key(node, kind), &codec::encode_ids(&ids), write);
             }
-            self.write_run(&mut run)?;
+            runs.push(run);
         }
         self.edges_written = true;
-        Ok(())
+        runs
     }
 
     /// Ingests every file written, one call per column family, nodes first (see the

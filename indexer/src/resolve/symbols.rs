@@ -6,6 +6,7 @@
 //! packages stay two types. Types outside the product are only ever named through an
 //! explicit import (or `java.lang`), never guessed.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -311,8 +312,9 @@ impl SymbolTable {
         // declares `AbstractBuilder`) binds only once that supertype is linked: link
         // again until nothing changes (a few rounds at most; nesting is shallow).
         for _ in 0..4 {
+            // Each type's on its own, on the pool (binding names is most of the build).
             let bound: Vec<(String, Option<String>, Vec<String>)> =
-                fqns.iter().filter_map(|fqn| self.supertypes(fqn)).collect();
+                fqns.par_iter().filter_map(|fqn| self.supertypes(fqn)).collect();
             let Some(types) = held(self) else {
                 return;
             };

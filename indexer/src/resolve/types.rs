@@ -20,9 +20,10 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::symbols::SymbolTable;
+use super::symbols::{SymbolTable, TypeInfo as SymbolInfo};
 use crate::facts::{self, CodeFile, TypeDecl};
 use crate::typemodel::model::{FieldInfo, Flags, MethodInfo, TypeInfo, TypeKind, TypeModel, TypeSource};
 use crate::typemodel::ty::{ClassTy, Name, Prim, Ty, TyArg, TypeParam};
@@ -49,27 +50,35 @@ impl ProductModel {
         external: &dyn TypeSource,
     ) -> ProductModel {
         let names = Names { table, external };
-        let mut types = Vec::new();
-        let mut params = FxHashMap::default();
-        for file in files {
-            for t in &file.types {
-                let Some(info) = table.get(&t.fqn) else {
-                    continue;
-                };
-                // A type that is declared twice under one key (a broken or generated
-                // source): the symbol table's one wins.
-                if params.contains_key(t.fqn.as_str()) {
-                    continue;
-                }
-                let key: Name = Arc::from(t.fqn.as_str());
+        // The declarations to read, each key once: of a type declared twice under one key
+        // (a broken or generated source), the first.
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        let declared: Vec<(&TypeDecl, &str, &SymbolInfo)> = files
+            .into_iter()
+            .flat_map(|file| file.types.iter().map(move |t| (t, file.package.as_str())))
+            .filter_map(|(t, package)| {
+                let info = table.get(&t.fqn)?;
+                seen.insert(t.fqn.as_str()).then_some((t, package, info))
+            })
+            .collect();
+        // Each type on its own, on the pool: its names bound and its signatures read.
+        let read: Vec<(TypeInfo, Vec<Vec<String>>)> = declared
+            .par_iter()
+            .map(|(t, package, info)| {
                 let spelled: Vec<Vec<String>> = t
                     .methods
                     .iter()
                     .map(|m| m.params.iter().map(|p| facts::simple_name(&p.ty)).collect())
                     .collect();
-                params.insert(key.clone(), spelled);
-                types.push(names.type_info(t, &file.package, key, info.kind, &info.nested));
-            }
+                let key: Name = Arc::from(t.fqn.as_str());
+                (names.type_info(t, package, key, info.kind, &info.nested), spelled)
+            })
+            .collect();
+        let mut types = Vec::with_capacity(read.len());
+        let mut params = FxHashMap::default();
+        for (info, spelled) in read {
+            params.insert(info.binary.clone(), spelled);
+            types.push(info);
         }
         ProductModel {
             model: TypeModel::new(types),

@@ -1459,7 +1459,7 @@ fn skeleton(mut file: CodeFile) -> CodeFile {
         // Expression trees are for resolving this file's calls, in pass 2 (a constructor's
         // call sites stay, with their receivers, but not their arguments' trees).
         for m in t.methods.iter_mut() {
-            m.typed_values = Vec::new();
+            m.typed_values = Default::default();
             for c in &mut m.calls {
                 c.arg_exprs.fill(Receiver::Other);
             }
@@ -1469,10 +1469,10 @@ fn skeleton(mut file: CodeFile) -> CodeFile {
             let locals = std::mem::take(&mut m.locals);
             m.assignments
                 .retain(|(name, _)| !locals.iter().any(|l| l.name == *name));
-            m.calls = Vec::new();
-            m.strings = Vec::new();
-            m.local_inits = Vec::new();
-            m.string_locals = Vec::new();
+            m.calls = Default::default();
+            m.strings = Default::default();
+            m.local_inits = Default::default();
+            m.string_locals = Default::default();
         }
     }
     // A fresh copy: the parse allocated the facts among its own short-lived allocations,

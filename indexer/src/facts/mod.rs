@@ -12,6 +12,10 @@
 //! stages need them: call sites with their receivers and arguments, and [`Expr`] trees of
 //! arguments, initializers and assignments for evaluating URLs, topics and SQL.
 
+mod compact;
+
+pub(crate) use compact::CompactVec;
+
 /// The language a source file is written in.
 #[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) enum Language {
@@ -134,7 +138,7 @@ pub(crate) struct Param {
     /// Declared type as written (`List<String>`, `String...` is recorded as `String[]`).
     pub(crate) ty: String,
     /// Annotations on the parameter (`@Value("${key}")`, `@PathVariable`…).
-    pub(crate) annotations: Vec<Annotation>,
+    pub(crate) annotations: CompactVec<Annotation>,
     /// The parameter has a default value (Kotlin), so a call may leave it out.
     pub(crate) has_default: bool,
 }
@@ -145,41 +149,41 @@ pub(crate) struct MethodDecl {
     pub(crate) name: String,
     /// The method's own type parameters with their bounds as written (`<T extends
     /// Comparable<T>>` → `("T", ["Comparable<T>"])`).
-    pub(crate) type_params: Vec<(String, Vec<String>)>,
-    pub(crate) params: Vec<Param>,
+    pub(crate) type_params: CompactVec<(String, Vec<String>)>,
+    pub(crate) params: CompactVec<Param>,
     pub(crate) varargs: bool,
     /// `None` for constructors.
     pub(crate) return_type: Option<String>,
-    pub(crate) annotations: Vec<Annotation>,
+    pub(crate) annotations: CompactVec<Annotation>,
     pub(crate) modifiers: Vec<String>,
     pub(crate) line_start: usize,
     pub(crate) line_end: usize,
     pub(crate) has_body: bool,
     /// Synthesized from a record header (accessors, canonical constructor).
     pub(crate) implicit: bool,
-    pub(crate) locals: Vec<Local>,
-    pub(crate) calls: Vec<CallSite>,
+    pub(crate) locals: CompactVec<Local>,
+    pub(crate) calls: CompactVec<CallSite>,
     /// String literals of the body with their line.
-    pub(crate) strings: Vec<(usize, String)>,
+    pub(crate) strings: CompactVec<(usize, String)>,
     /// Locals declared with an initializer: name, scope (as in [`Local`]) and value.
-    pub(crate) local_inits: Vec<(String, (usize, usize), Expr)>,
+    pub(crate) local_inits: CompactVec<(String, (usize, usize), Expr)>,
     /// `x = value` and `this.x = value` in the body: the assigned name and the value.
-    pub(crate) assignments: Vec<(String, Expr)>,
+    pub(crate) assignments: CompactVec<(String, Expr)>,
     /// Locals initialised with string literals joined by `+` and never assigned again:
     /// name, byte scope and value (SQL is often built this way before it is run).
-    pub(crate) string_locals: Vec<(String, (usize, usize), String)>,
+    pub(crate) string_locals: CompactVec<(String, (usize, usize), String)>,
     /// Values whose type their place fixes and which hold a lambda or a method reference:
     /// a typed local's initializer, a `return` of the method, a field's initializer. The
     /// type as written and the value's tree, so the resolver can type the lambda's
     /// parameters and choose the method a reference names.
-    pub(crate) typed_values: Vec<(String, Receiver)>,
+    pub(crate) typed_values: CompactVec<(String, Receiver)>,
     /// Byte range of the declaration: its parameters are visible only inside it (a
     /// constructor also holds the calls of the type's field initializers, which do not
     /// see them). `(0, 0)` when not known: the parameters are visible everywhere.
     pub(crate) span: (usize, usize),
     /// The expression of each `return` of a method returning text (`String`, `URI`,
     /// `CharSequence`), outside lambdas: a helper that builds a base URL or a topic name.
-    pub(crate) returns: Vec<Expr>,
+    pub(crate) returns: CompactVec<Expr>,
 }
 
 /// A local variable or lambda parameter, visible in the byte range `scope`.
@@ -456,6 +460,18 @@ pub(crate) fn type_args(written: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A skeleton keeps one `MethodDecl` per method of the product for the whole run, and
+    /// most of its lists are empty there: those lists are one word each (`CompactVec`), so a
+    /// new list field grows every method by 8 bytes, not 24.
+    #[test]
+    fn a_method_declaration_stays_small() {
+        assert!(
+            std::mem::size_of::<MethodDecl>() <= 208,
+            "MethodDecl is {} bytes",
+            std::mem::size_of::<MethodDecl>()
+        );
+    }
 
     #[test]
     fn erase_takes_out_arguments_spaces_varargs_and_annotations() {

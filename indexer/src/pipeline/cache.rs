@@ -186,12 +186,12 @@ fn declarations(skeleton: &CodeFile) -> CodeFile {
             m.line_start = 0;
             m.line_end = 0;
             m.span = (0, 0);
-            m.calls = Vec::new();
-            m.locals = Vec::new();
-            m.strings = Vec::new();
-            m.local_inits = Vec::new();
-            m.string_locals = Vec::new();
-            m.typed_values = Vec::new();
+            m.calls = Default::default();
+            m.locals = Default::default();
+            m.strings = Default::default();
+            m.local_inits = Default::default();
+            m.string_locals = Default::default();
+            m.typed_values = Default::default();
         }
     }
     file

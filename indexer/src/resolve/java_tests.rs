@@ -549,7 +549,7 @@ public class OrderController<T extends Comparable<T>> extends Base implements Ap
     );
     assert_eq!(
         list.strings,
-        vec![(19, "x".to_string()), (22, "/path/".to_string())]
+        vec![(19, "x".to_string()), (22, "/path/".to_string())].into()
     );
     assert_eq!(list.calls.len(), 3);
     assert_eq!(list.calls[0].arg_types, vec![Some("String".to_string())]);

@@ -474,7 +474,7 @@ impl<'s> Extractor<'s> {
             }) {
                 decl.methods.push(MethodDecl {
                     name: "<init>".into(),
-                    params: record_params.clone(),
+                    params: record_params.clone().into(),
                     modifiers: vec!["public".into()],
                     line_start: decl.line_start,
                     line_end: decl.line_start,
@@ -677,7 +677,7 @@ impl<'s> Extractor<'s> {
                     params.push(Param {
                         name,
                         ty: format!("{ty}{dims}"),
-                        annotations: self.modifiers(p).1,
+                        annotations: self.modifiers(p).1.into(),
                         has_default: false,
                     });
                 }
@@ -698,7 +698,7 @@ impl<'s> Extractor<'s> {
                     params.push(Param {
                         name,
                         ty: format!("{ty}[]"),
-                        annotations: self.modifiers(p).1,
+                        annotations: self.modifiers(p).1.into(),
                         has_default: false,
                     });
                 }
@@ -743,11 +743,11 @@ impl<'s> Extractor<'s> {
         };
         let mut m = MethodDecl {
             name,
-            type_params: self.type_params(node),
-            params,
+            type_params: self.type_params(node).into(),
+            params: params.into(),
             varargs,
             return_type,
-            annotations,
+            annotations: annotations.into(),
             modifiers,
             line_start: line(node),
             line_end: end_line(node),
@@ -1713,7 +1713,7 @@ fn implicit_method(decl: &mut TypeDecl, name: &str, params: &[&str], ret: &str, 
             .map(|(i, ty)| Param {
                 name: format!("arg{i}"),
                 ty: ty.to_string(),
-                annotations: Vec::new(),
+                annotations: Default::default(),
                 has_default: false,
             })
             .collect(),

@@ -790,7 +790,7 @@ impl<'s> Extractor<'s> {
             if kind != TypeKind::Enum {
                 ctor.modifiers = vec![pmods.visibility().to_string()];
             }
-            ctor.annotations = pmods.annotations;
+            ctor.annotations = pmods.annotations.into();
             ctor.line_start = line(p);
             ctor.line_end = end_line(p);
             if let Some(params) = children(p).into_iter().find(|k| k.kind() == "class_parameters") {
@@ -911,7 +911,7 @@ impl<'s> Extractor<'s> {
         let declared = |name: &str, n: usize| t.methods.iter().any(|m| m.name == name && m.params.len() == n);
         let implicit = |name: &str, params: Vec<Param>, ret: &str| MethodDecl {
             name: name.to_string(),
-            params,
+            params: params.into(),
             return_type: Some(ret.to_string()),
             modifiers: vec!["public".into(), "final".into()],
             line_start: at,
@@ -926,7 +926,7 @@ impl<'s> Extractor<'s> {
             .iter()
             .map(|p| Param {
                 has_default: true,
-                annotations: Vec::new(),
+                annotations: Default::default(),
                 ..p.clone()
             })
             .collect();
@@ -937,7 +937,7 @@ impl<'s> Extractor<'s> {
                 vec![Param {
                     name: "other".into(),
                     ty: "Object".into(),
-                    annotations: Vec::new(),
+                    annotations: Default::default(),
                     has_default: false,
                 }],
                 "boolean",
@@ -1003,9 +1003,9 @@ impl<'s> Extractor<'s> {
                 name: name.clone(),
                 ty: ty.clone(),
                 annotations: if is_property {
-                    mods.split_for(true)
+                    mods.split_for(true).into()
                 } else {
-                    mods.annotations.clone()
+                    mods.annotations.clone().into()
                 },
                 has_default: default.is_some(),
             });
@@ -1097,7 +1097,7 @@ impl<'s> Extractor<'s> {
                 name: getter,
                 return_type: Some(ty.to_string()),
                 modifiers: accessor_mods.clone(),
-                annotations: Vec::new(),
+                annotations: Default::default(),
                 line_start: at,
                 line_end: at,
                 implicit: true,
@@ -1110,9 +1110,10 @@ impl<'s> Extractor<'s> {
                 params: vec![Param {
                     name: "value".into(),
                     ty: ty.to_string(),
-                    annotations: Vec::new(),
+                    annotations: Default::default(),
                     has_default: false,
-                }],
+                }]
+                .into(),
                 return_type: Some("void".into()),
                 modifiers: accessor_mods,
                 line_start: at,
@@ -1180,10 +1181,10 @@ impl<'s> Extractor<'s> {
             // An extension property: accessors taking the receiver, no field.
             let mut m = MethodDecl {
                 name: getter_name,
-                params: vec![receiver_param(&recv)],
+                params: vec![receiver_param(&recv)].into(),
                 return_type: Some(ty.clone()),
                 modifiers: self.method_modifiers(&mods, holder, true),
-                annotations: mods.annotations.clone(),
+                annotations: mods.annotations.clone().into(),
                 line_start: line(node),
                 line_end: end_line(node),
                 has_body: getter.is_some(),
@@ -1255,7 +1256,7 @@ impl<'s> Extractor<'s> {
                 name: getter_name,
                 return_type: Some(ty.clone()),
                 modifiers: self.method_modifiers(&mods, holder, false),
-                annotations: Vec::new(),
+                annotations: Default::default(),
                 line_start: line(g),
                 line_end: end_line(g),
                 has_body: children(g).iter().any(|k| k.kind() == "function_body"),
@@ -1274,9 +1275,10 @@ impl<'s> Extractor<'s> {
                     params: vec![Param {
                         name: "value".into(),
                         ty: ty.clone(),
-                        annotations: Vec::new(),
+                        annotations: Default::default(),
                         has_default: false,
-                    }],
+                    }]
+                    .into(),
                     return_type: Some("void".into()),
                     modifiers: self.method_modifiers(&mods, holder, false),
                     line_start: line(s),
@@ -1396,7 +1398,7 @@ impl<'s> Extractor<'s> {
                     params.push(Param {
                         name,
                         ty,
-                        annotations: mods.annotations,
+                        annotations: mods.annotations.into(),
                         has_default: false,
                     });
                 }
@@ -1460,10 +1462,10 @@ impl<'s> Extractor<'s> {
         }
         let mut m = MethodDecl {
             name: name.clone(),
-            params,
+            params: params.into(),
             varargs,
             return_type,
-            annotations: mods.annotations.clone(),
+            annotations: mods.annotations.clone().into(),
             modifiers,
             line_start: line(node),
             line_end: end_line(node),
@@ -1531,7 +1533,7 @@ impl<'s> Extractor<'s> {
                 line_end: m.line_end,
                 has_body: true,
                 implicit: true,
-                calls: vec![site],
+                calls: vec![site].into(),
                 ..MethodDecl::default()
             },
         ))
@@ -1547,9 +1549,9 @@ impl<'s> Extractor<'s> {
             .unwrap_or_default();
         let mut m = MethodDecl {
             name: "<init>".into(),
-            params,
+            params: params.into(),
             varargs,
-            annotations: mods.annotations.clone(),
+            annotations: mods.annotations.clone().into(),
             modifiers: vec![mods.visibility().to_string()],
             line_start: line(node),
             line_end: end_line(node),
@@ -2334,7 +2336,7 @@ fn receiver_param(ty: &str) -> Param {
     Param {
         name: "$receiver".into(),
         ty: ty.to_string(),
-        annotations: Vec::new(),
+        annotations: Default::default(),
         has_default: false,
     }
 }

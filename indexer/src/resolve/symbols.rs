@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-use crate::facts::{erase, simple_name, CodeFile, MethodDecl, TypeKind};
+use crate::facts::{erase, simple_name, CodeFile, Language, MethodDecl, TypeKind};
 
 /// Names of `java.lang` types that may be used without an import.
 const JAVA_LANG: &[&str] = &[
@@ -88,9 +88,11 @@ pub(crate) struct MethodInfo {
     pub(crate) varargs: bool,
     pub(crate) return_type: Option<String>,
     pub(crate) is_static: bool,
-    /// Parameter names as declared (Kotlin calls may name their arguments).
+    /// Parameter names as declared (Kotlin calls may name their arguments); empty for a
+    /// method declared in Java.
     pub(crate) param_names: Vec<String>,
-    /// Which parameters have a default value (Kotlin), so a call may leave them out.
+    /// Which parameters have a default value (Kotlin), so a call may leave them out; empty
+    /// for a method declared in Java.
     pub(crate) defaults: Vec<bool>,
     /// A record accessor the source does not write.
     #[cfg(test)]
@@ -150,15 +152,28 @@ pub(crate) struct TypeRef {
     pub(crate) internal: bool,
 }
 
-fn method_info(m: &MethodDecl) -> MethodInfo {
+/// A method of a file written in `language`, as the resolver needs it. Parameter names and
+/// defaults are kept for Kotlin's methods only: Kotlin names arguments only in calls of
+/// Kotlin functions (a Java method's parameters have no names a call can use), and only
+/// Kotlin declares defaults, so a Java method's would be held for nothing.
+fn method_info(m: &MethodDecl, language: Language) -> MethodInfo {
+    let kotlin = language == Language::Kotlin;
     MethodInfo {
         name: m.name.clone(),
         params: m.params.iter().map(|p| erase(&p.ty)).collect(),
         varargs: m.varargs,
         return_type: m.return_type.clone(),
         is_static: m.modifiers.iter().any(|x| x == "static"),
-        param_names: m.params.iter().map(|p| p.name.clone()).collect(),
-        defaults: m.params.iter().map(|p| p.has_default).collect(),
+        param_names: if kotlin {
+            m.params.iter().map(|p| p.name.clone()).collect()
+        } else {
+            Vec::new()
+        },
+        defaults: if kotlin {
+            m.params.iter().map(|p| p.has_default).collect()
+        } else {
+            Vec::new()
+        },
         #[cfg(test)]
         implicit: m.implicit && m.name != "<init>",
     }
@@ -192,7 +207,7 @@ fn import_ctx(file: &CodeFile) -> ImportCtx {
 fn type_infos(file: &CodeFile) -> impl Iterator<Item = TypeInfo> + '_ {
     let ctx = Arc::new(import_ctx(file));
     file.types.iter().map(move |t| {
-        let mut methods: Vec<MethodInfo> = t.methods.iter().map(method_info).collect();
+        let mut methods: Vec<MethodInfo> = t.methods.iter().map(|m| method_info(m, file.language)).collect();
         if t.kind == TypeKind::Class && !t.anonymous && !t.methods.iter().any(|m| m.name == "<init>") {
             // The implicit default constructor.
             methods.push(MethodInfo {

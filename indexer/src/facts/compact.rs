@@ -14,6 +14,7 @@
 
 use std::ops::{Deref, DerefMut};
 
+use bincode::{BorrowDecode, Decode};
 use thin_vec::ThinVec;
 
 /// A `Vec` whose length and capacity live in its heap buffer (see the module documentation).
@@ -94,32 +95,20 @@ impl<T: bincode::Encode> bincode::Encode for CompactVec<T> {
     }
 }
 
-impl<Context, T: bincode::Decode<Context>> bincode::Decode<Context> for CompactVec<T> {
+impl<Context, T: Decode<Context>> Decode<Context> for CompactVec<T> {
     fn decode<D: bincode::de::Decoder<Context = Context>>(
         decoder: &mut D,
     ) -> Result<Self, bincode::error::DecodeError> {
-        let items: Vec<T> = bincode::Decode::decode(decoder)?;
-        // An empty list allocates nothing; a full one is copied once into its thin buffer.
-        Ok(if items.is_empty() {
-            CompactVec::new()
-        } else {
-            CompactVec::from(items)
-        })
+        // Read as a `Vec`, then moved into a thin buffer (an empty list allocates nothing).
+        Ok(CompactVec::from(Vec::<T>::decode(decoder)?))
     }
 }
 
-impl<'de, Context, T: bincode::BorrowDecode<'de, Context>> bincode::BorrowDecode<'de, Context>
-    for CompactVec<T>
-{
+impl<'de, Context, T: BorrowDecode<'de, Context>> BorrowDecode<'de, Context> for CompactVec<T> {
     fn borrow_decode<D: bincode::de::BorrowDecoder<'de, Context = Context>>(
         decoder: &mut D,
     ) -> Result<Self, bincode::error::DecodeError> {
-        let items: Vec<T> = bincode::BorrowDecode::borrow_decode(decoder)?;
-        Ok(if items.is_empty() {
-            CompactVec::new()
-        } else {
-            CompactVec::from(items)
-        })
+        Ok(CompactVec::from(Vec::<T>::borrow_decode(decoder)?))
     }
 }
 

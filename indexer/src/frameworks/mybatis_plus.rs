@@ -156,6 +156,9 @@ fn access_of(method: &str) -> Option<Access> {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Mappers {
     types: ByName<Vec<SuperRef>>,
+    /// Whether any type gathered names one of MyBatis-Plus's bases as a supertype. Without
+    /// one no type is a mapper or service, and nothing needs walking (most products).
+    any_base: bool,
     /// The entity of every mapper and service, computed on first use.
     entities: OnceLock<HashSet<String>>,
 }
@@ -176,13 +179,14 @@ impl Mappers {
             }
             let supers = supers_of(file, t, t.extends.iter().chain(&t.implements), PACKAGES);
             if !supers.is_empty() {
+                self.any_base |= supers.iter().any(is_base);
                 self.types.insert(t.fqn.clone(), supers);
             }
         }
     }
 
     fn entity_arg(&self, fqn: &str, depth: usize) -> Option<TypeArg> {
-        if depth > 16 {
+        if depth > 16 || !self.any_base {
             return None;
         }
         for s in self.types.get(fqn)? {
@@ -224,6 +228,9 @@ impl Mappers {
     /// Every entity of a mapper or service of the product.
     fn entities_of(&self) -> &HashSet<String> {
         self.entities.get_or_init(|| {
+            if !self.any_base {
+                return HashSet::new();
+            }
             self.types
                 .keys()
                 .filter_map(|t| match self.entity_arg(t, 0) {
@@ -233,6 +240,11 @@ impl Mappers {
                 .collect()
         })
     }
+}
+
+/// Whether `s` is one of MyBatis-Plus's bases (`BaseMapper`, `IService`, …).
+fn is_base(s: &SuperRef) -> bool {
+    s.framework && BASES.iter().any(|(b, _)| *b == s.simple)
 }
 
 /// `UserInfo` → `user_info`, as MyBatis-Plus's `camelToUnderline` does it (every upper-case

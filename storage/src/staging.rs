@@ -16,7 +16,10 @@
 //! written out) — counted as what their vectors have reserved, so the bound is the memory
 //! held, not the bytes written into it. A product of any size is a sequence of such runs:
 //! later runs of the adjacency and sets families are merge operands that RocksDB unions,
-//! the other families overlap nowhere or are ordered by ingestion. What is buffered when
+//! the other families overlap nowhere or are ordered by ingestion — except `names`, keyed
+//! by run first, whose runs would all span the run's range and land in level 0: they are
+//! written out as plain sorted files and merged into one SST file at the end, so a run's
+//! names are ingested at the bottom level and never compacted. What is buffered when
 //! the run ends is written family by family side by side, one thread each, while the
 //! indexing thread waits for the commit.
 //!
@@ -28,6 +31,7 @@
 //! record does: whatever part of a run is in the store can be purged through its records.
 
 use std::collections::HashMap;
+use std::io::{Read, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -272,6 +276,16 @@ impl SortedRun {
         &self.data[start..start + e.2 as usize]
     }
 
+    /// The entries' indices sorted by key; equal keys stay in arrival order.
+    fn order(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
+        order.sort_by(|a, b| {
+            self.key(&self.entries[*a as usize])
+                .cmp(self.key(&self.entries[*b as usize]))
+        });
+        order
+    }
+
     /// Writes the run as SST files, sorted; of equal keys the last put wins and merges
     /// are unioned (in arrival order, as a write batch would have applied them). With an
     /// `ids` space (the column family is keyed by node id first), a new file begins
@@ -288,17 +302,7 @@ impl SortedRun {
         if self.entries.is_empty() {
             return Ok(written);
         }
-        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
-        {
-            let entries = &self.entries;
-            let data = &self.data;
-            let key = |i: &u32| {
-                let e = &entries[*i as usize];
-                &data[e.0 as usize..(e.0 + e.1) as usize]
-            };
-            // Stable: equal keys stay in arrival order.
-            order.sort_by(|a, b| key(a).cmp(key(b)));
-        }
+        let order = self.order();
         let path = next_path();
         let mut writer = SstFileWriter::create(options);
         writer.open(&path)?;
@@ -395,6 +399,9 @@ struct Stager {
     pending: Vec<(&'static str, PathBuf)>,
     nodes: SortedRun,
     names: SortedRun,
+    /// Runs of `names` written out past the budget, each sorted, with its key count:
+    /// merged into one file at the end (see [`Stager::merge_names`]).
+    names_spilled: Vec<(PathBuf, u64)>,
     attrs: SortedRun,
     content: SortedRun,
     links: SortedRun,
@@ -417,6 +424,7 @@ impl Stager {
             pending: Vec::new(),
             nodes: SortedRun::new(CF_NODES),
             names: SortedRun::new(CF_NAMES),
+            names_spilled: Vec::new(),
             attrs: SortedRun::new(CF_EDGE_ATTRS),
             content: SortedRun::new(CF_CONTENT),
             links: SortedRun::new(CF_LINKS),
@@ -530,7 +538,7 @@ impl Stager {
             let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
             match largest {
                 0 => self.write_nodes()?,
-                1 => self.write_names()?,
+                1 => self.spill_names()?,
                 2 => self.write_sorted(Which::Attrs)?,
                 3 => self.write_sorted(Which::Content)?,
                 4 => self.write_sorted(Which::Links)?,
@@ -545,10 +553,13 @@ impl Stager {
     /// independent, so they are written side by side: the indexing thread waits for this,
     /// and one thread alone would leave the other cores idle.
     fn write_all(&mut self) -> Result<()> {
-        let mut runs = vec![
-            std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES)),
-            std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES)),
-        ];
+        let mut runs = vec![std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES))];
+        let mut names = std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES));
+        let spilled = std::mem::take(&mut self.names_spilled);
+        if spilled.is_empty() {
+            runs.push(names);
+            names = SortedRun::new(CF_NAMES);
+        }
         runs.extend(self.edge_runs());
         for slot in [
             &mut self.attrs,
@@ -561,30 +572,108 @@ impl Stager {
         }
         runs.retain(|r| !r.entries.is_empty());
         let this = &*self;
-        let written: Vec<Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = runs
-                .iter_mut()
-                .map(|run| scope.spawn(move || this.write_file(run)))
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| {
+        let (written, merged): (Vec<Result<Vec<PathBuf>>>, Result<Vec<PathBuf>>) =
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = runs
+                    .iter_mut()
+                    .map(|run| scope.spawn(move || this.write_file(run)))
+                    .collect();
+                let merge = (!spilled.is_empty()).then(|| scope.spawn(|| this.merge_names(&names, &spilled)));
+                let joined = |w: std::thread::ScopedJoinHandle<'_, Result<Vec<PathBuf>>>| {
                     w.join().unwrap_or_else(|_| {
                         Err(StoreError::Invalid {
                             what: "index run",
                             reason: "a thread writing its files panicked".into(),
                         })
                     })
-                })
-                .collect()
-        });
+                };
+                let written = workers.into_iter().map(joined).collect();
+                (written, merge.map_or(Ok(Vec::new()), joined))
+            });
         // In a fixed order, so that within a family the files stay in the order written.
         for (run, files) in runs.iter().zip(written) {
             for path in files? {
                 self.pending.push((run.cf, path));
             }
         }
+        for path in merged? {
+            self.pending.push((CF_NAMES, path));
+        }
         Ok(())
+    }
+
+    /// Writes the `names` run out past the budget, sorted, as a plain file of keys (each
+    /// after its length, a little-endian `u32`) that the end of the run merges.
+    ///
+    /// Names are keyed by run first, so every run of them written as an SST file would
+    /// span the same key range as the others: ingested together they would land in level
+    /// 0 and cost a compaction of all the run's names. Merged, they are one file at the
+    /// bottom level, like every other family's.
+    fn spill_names(&mut self) -> Result<()> {
+        let run = std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES));
+        let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
+        let path = self.dir.join(format!("{n:06}-names.spill"));
+        let file = std::fs::File::create(&path).map_err(|e| io_error(&path, e))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let mut count = 0u64;
+        let mut last: Option<&[u8]> = None;
+        for i in run.order() {
+            let key = run.key(&run.entries[i as usize]);
+            // A name key carries its node id: equal keys are one key written twice.
+            if last == Some(key) {
+                continue;
+            }
+            out.write_all(&(key.len() as u32).to_le_bytes())
+                .and_then(|()| out.write_all(key))
+                .map_err(|e| io_error(&path, e))?;
+            count += 1;
+            last = Some(key);
+        }
+        out.flush().map_err(|e| io_error(&path, e))?;
+        self.names_spilled.push((path, count));
+        Ok(())
+    }
+
+    /// Merges the spilled runs of `names` and what is left in memory into one SST file.
+    fn merge_names(&self, rest: &SortedRun, spilled: &[(PathBuf, u64)]) -> Result<Vec<PathBuf>> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut sources: Vec<NameSource<'_>> = Vec::with_capacity(spilled.len() + 1);
+        sources.push(NameSource::Memory {
+            run: rest,
+            order: rest.order().into_iter(),
+        });
+        for (path, count) in spilled {
+            let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+            sources.push(NameSource::Spilled {
+                path,
+                input: std::io::BufReader::with_capacity(1 << 16, file),
+                left: *count,
+            });
+        }
+        let mut heap = BinaryHeap::with_capacity(sources.len());
+        for (i, source) in sources.iter_mut().enumerate() {
+            if let Some(key) = source.next_key()? {
+                heap.push(Reverse((key, i)));
+            }
+        }
+        let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
+        let path = self.dir.join(format!("{n:06}-{CF_NAMES}.sst"));
+        let options = store::cf_options(CF_NAMES, &self.store.inner.cache);
+        let mut writer = SstFileWriter::create(&options);
+        writer.open(&path)?;
+        let mut last: Option<Vec<u8>> = None;
+        while let Some(Reverse((key, i))) = heap.pop() {
+            if let Some(next) = sources[i].next_key()? {
+                heap.push(Reverse((next, i)));
+            }
+            if last.as_ref() != Some(&key) {
+                writer.put(&key, [])?;
+                last = Some(key);
+            }
+        }
+        writer.finish()?;
+        Ok(vec![path])
     }
 
     /// Writes `run` as SST files in the run's folder, numbered after every file before.
@@ -609,11 +698,6 @@ impl Stager {
 
     fn write_nodes(&mut self) -> Result<()> {
         let mut run = std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES));
-        self.write_run(&mut run)
-    }
-
-    fn write_names(&mut self) -> Result<()> {
-        let mut run = std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES));
         self.write_run(&mut run)
     }
 
@@ -701,6 +785,42 @@ impl Stager {
         }
         self.pending.clear();
         Ok(())
+    }
+}
+
+/// Where [`Stager::merge_names`] reads sorted name keys from.
+enum NameSource<'a> {
+    /// What is still in memory, in key order.
+    Memory {
+        run: &'a SortedRun,
+        order: std::vec::IntoIter<u32>,
+    },
+    /// A spilled run, with the keys not read yet.
+    Spilled {
+        path: &'a Path,
+        input: std::io::BufReader<std::fs::File>,
+        left: u64,
+    },
+}
+
+impl NameSource<'_> {
+    fn next_key(&mut self) -> Result<Option<Vec<u8>>> {
+        match self {
+            NameSource::Memory { run, order } => {
+                Ok(order.next().map(|i| run.key(&run.entries[i as usize]).to_vec()))
+            }
+            NameSource::Spilled { path, input, left } => {
+                if *left == 0 {
+                    return Ok(None);
+                }
+                *left -= 1;
+                let mut len = [0u8; 4];
+                input.read_exact(&mut len).map_err(|e| io_error(path, e))?;
+                let mut key = vec![0u8; u32::from_le_bytes(len) as usize];
+                input.read_exact(&mut key).map_err(|e| io_error(path, e))?;
+                Ok(Some(key))
+            }
+        }
     }
 }
 

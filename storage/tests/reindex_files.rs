@@ -95,3 +95,59 @@ fn re_indexed_runs_are_ingested_at_the_bottom_and_replaced_runs_dropped_whole() 
         assert!(files <= 12, "`{cf}` kept {files} files at the bottom level");
     }
 }
+
+/// A run whose names outgrow the staging budget several times still ingests them as files
+/// at the bottom level: names are keyed by run first, so runs of them written as they
+/// spilled would each span the run's whole range and land in level 0, to be compacted.
+#[test]
+fn names_spilled_past_the_staging_budget_are_ingested_at_the_bottom() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = semgraph_storage::StoreOptions {
+        staging_bytes: 64 << 10,
+        ..semgraph_storage::StoreOptions::default()
+    };
+    for round in 0..3 {
+        let store = Store::open_with_options(dir.path(), &options).expect("open");
+        // Names in an order unlike their ids', as a product's are: every spilled run spans
+        // the run's whole key range.
+        let n = 6_000;
+        let mut w = store.begin("gamma", "north").expect("begin");
+        let mut written = Vec::with_capacity(n);
+        for i in 0..n {
+            let name = format!("m{:04}", (i * 7_919) % n);
+            let fqn = format!("gamma.r{round}.{name}");
+            let id = w
+                .add_node(NewNode::new(NodeKind::Method, name).fqn(fqn.clone()))
+                .expect("node");
+            written.push((fqn, id));
+        }
+        w.commit().expect("commit");
+        // Where each file went, as RocksDB's log says at the ingestion (a compaction may
+        // have moved files since, so the levels alone would not tell).
+        let log = std::fs::read_to_string(dir.path().join("LOG")).expect("RocksDB's LOG");
+        let levels: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("-names.sst was ingested in L"))
+            .filter_map(|l| l.rsplit("was ingested in ").next())
+            .map(|l| l.split_whitespace().next().unwrap_or(""))
+            .collect();
+        assert!(!levels.is_empty(), "round {round}: no names file ingested");
+        assert!(
+            levels.iter().all(|l| *l == "L6"),
+            "round {round}: names ingested at {levels:?}"
+        );
+        let snap = store.snapshot();
+        for (fqn, id) in written.iter().step_by(97) {
+            assert_eq!(snap.find_by_fqn(fqn).expect("find"), vec![*id], "{fqn}");
+        }
+        assert_eq!(
+            snap.find_by_prefix(&format!("gamma.r{round}."), usize::MAX)
+                .expect("prefix")
+                .len(),
+            n,
+            "round {round}: every fqn found by prefix"
+        );
+        let simple = snap.find_by_name("m0042").expect("by name");
+        assert_eq!(simple.len(), 1, "round {round}: one node named m0042");
+    }
+}

@@ -17,9 +17,10 @@
 //! held, not the bytes written into it. A product of any size is a sequence of such runs:
 //! later runs of the adjacency and sets families are merge operands that RocksDB unions,
 //! the other families overlap nowhere or are ordered by ingestion — except `names`, keyed
-//! by run first, whose runs would all span the run's range and land in level 0: they are
-//! written out as plain sorted files and merged into one SST file at the end, so a run's
-//! names are ingested at the bottom level and never compacted. What is buffered when
+//! by run first (each run of them spans the run's range), and `links`, whose declarations
+//! may come long after their node's range was written out. Their runs would overlap and
+//! land in level 0, to be compacted; they are written out as plain sorted files instead and
+//! merged at the end, so they too are ingested at the bottom level. What is buffered when
 //! the run ends is written family by family side by side, one thread each, while the
 //! indexing thread waits for the commit.
 //!
@@ -60,6 +61,9 @@ const CHANNEL_BATCHES: usize = 4;
 pub(crate) const DEFAULT_STAGING_BYTES: usize = 64 << 20;
 /// Bytes one buffered edge costs (source, kind, target, padding).
 const EDGE_BYTES: usize = std::mem::size_of::<(u32, EdgeKind, u32)>();
+
+/// SST files written, in the order written.
+type Files = Vec<PathBuf>;
 
 /// The folder, inside the store's directory, where SST files are written before ingestion.
 pub(crate) const INGEST_DIR: &str = "ingest";
@@ -296,18 +300,13 @@ impl SortedRun {
         &mut self,
         options: &rocksdb::Options,
         ids: Option<&IdSpace>,
-        mut next_path: impl FnMut() -> PathBuf,
+        next_path: impl FnMut() -> PathBuf,
     ) -> Result<Vec<PathBuf>> {
-        let mut written = Vec::new();
         if self.entries.is_empty() {
-            return Ok(written);
+            return Ok(Vec::new());
         }
         let order = self.order();
-        let path = next_path();
-        let mut writer = SstFileWriter::create(options);
-        writer.open(&path)?;
-        written.push(path);
-        let mut last_id: Option<u32> = None;
+        let mut out = CutWriter::new(options, ids, next_path);
         let mut i = 0;
         while i < order.len() {
             let first = &self.entries[order[i] as usize];
@@ -317,19 +316,6 @@ impl SortedRun {
             }
             let group = &order[i..j];
             let key = self.key(first);
-            if let Some(space) = ids {
-                let id = codec::id_from_key(key);
-                if let (Some(a), Some(b)) = (last_id, id) {
-                    if space.foreign_between(a, b) {
-                        writer.finish()?;
-                        let path = next_path();
-                        writer = SstFileWriter::create(options);
-                        writer.open(&path)?;
-                        written.push(path);
-                    }
-                }
-                last_id = id.or(last_id);
-            }
             // A put replaces what came before it; merges after it are unioned into it.
             let from = group
                 .iter()
@@ -337,27 +323,83 @@ impl SortedRun {
                 .unwrap_or(0);
             let head = &self.entries[group[from] as usize];
             if group.len() - from == 1 {
-                match head.3 {
-                    Write::Put => writer.put(key, self.value(head))?,
-                    Write::Merge => writer.merge(key, self.value(head))?,
-                }
+                out.add(key, self.value(head), head.3)?;
             } else {
                 // Only id lists are ever merged.
                 let mut ids = RoaringBitmap::new();
                 for &k in &group[from..] {
                     ids |= codec::decode_ids(self.cf, self.value(&self.entries[k as usize]))?;
                 }
-                match head.3 {
-                    Write::Put => writer.put(key, codec::encode_ids(&ids))?,
-                    Write::Merge => writer.merge(key, codec::encode_ids(&ids))?,
-                }
+                out.add(key, &codec::encode_ids(&ids), head.3)?;
             }
             i = j;
         }
-        writer.finish()?;
+        let written = out.finish()?;
         self.data = Vec::new();
         self.entries = Vec::new();
         Ok(written)
+    }
+}
+
+/// SST files written from keys in order: with an id space (a family keyed by node id
+/// first), a new file begins wherever an id the run cannot hold lies between two keys.
+struct CutWriter<'a, P: FnMut() -> PathBuf> {
+    options: &'a rocksdb::Options,
+    ids: Option<&'a IdSpace>,
+    next_path: P,
+    writer: Option<SstFileWriter<'a>>,
+    last_id: Option<u32>,
+    written: Vec<PathBuf>,
+}
+
+impl<'a, P: FnMut() -> PathBuf> CutWriter<'a, P> {
+    fn new(options: &'a rocksdb::Options, ids: Option<&'a IdSpace>, next_path: P) -> Self {
+        CutWriter {
+            options,
+            ids,
+            next_path,
+            writer: None,
+            last_id: None,
+            written: Vec::new(),
+        }
+    }
+
+    /// Adds `key` (greater than every key added before) with `value`.
+    fn add(&mut self, key: &[u8], value: &[u8], write: Write) -> Result<()> {
+        if let Some(space) = self.ids {
+            let id = codec::id_from_key(key);
+            if let (Some(a), Some(b)) = (self.last_id, id) {
+                if space.foreign_between(a, b) {
+                    if let Some(mut w) = self.writer.take() {
+                        w.finish()?;
+                    }
+                }
+            }
+            self.last_id = id.or(self.last_id);
+        }
+        let writer = match &mut self.writer {
+            Some(w) => w,
+            None => {
+                let path = (self.next_path)();
+                let w = SstFileWriter::create(self.options);
+                w.open(&path)?;
+                self.written.push(path);
+                self.writer.insert(w)
+            }
+        };
+        match write {
+            Write::Put => writer.put(key, value)?,
+            Write::Merge => writer.merge(key, value)?,
+        }
+        Ok(())
+    }
+
+    /// Finishes the last file; the files written, in key order.
+    fn finish(mut self) -> Result<Vec<PathBuf>> {
+        if let Some(mut w) = self.writer.take() {
+            w.finish()?;
+        }
+        Ok(self.written)
     }
 }
 
@@ -399,9 +441,9 @@ struct Stager {
     pending: Vec<(&'static str, PathBuf)>,
     nodes: SortedRun,
     names: SortedRun,
-    /// Runs of `names` written out past the budget, each sorted, with its key count:
-    /// merged into one file at the end (see [`Stager::merge_names`]).
-    names_spilled: Vec<(PathBuf, u64)>,
+    /// Runs of `names` and `links` written out past the budget (family, file, entries),
+    /// each sorted, in the order written: merged at the end (see [`Stager::spill`]).
+    spilled: Vec<(&'static str, PathBuf, u64)>,
     attrs: SortedRun,
     content: SortedRun,
     links: SortedRun,
@@ -424,7 +466,7 @@ impl Stager {
             pending: Vec::new(),
             nodes: SortedRun::new(CF_NODES),
             names: SortedRun::new(CF_NAMES),
-            names_spilled: Vec::new(),
+            spilled: Vec::new(),
             attrs: SortedRun::new(CF_EDGE_ATTRS),
             content: SortedRun::new(CF_CONTENT),
             links: SortedRun::new(CF_LINKS),
@@ -538,10 +580,10 @@ impl Stager {
             let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
             match largest {
                 0 => self.write_nodes()?,
-                1 => self.spill_names()?,
+                1 => self.spill(CF_NAMES)?,
                 2 => self.write_sorted(Which::Attrs)?,
                 3 => self.write_sorted(Which::Content)?,
-                4 => self.write_sorted(Which::Links)?,
+                4 => self.spill(CF_LINKS)?,
                 5 => self.write_sorted(Which::Sets)?,
                 _ => self.write_edges()?,
             }
@@ -553,13 +595,10 @@ impl Stager {
     /// independent, so they are written side by side: the indexing thread waits for this,
     /// and one thread alone would leave the other cores idle.
     fn write_all(&mut self) -> Result<()> {
-        let mut runs = vec![std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES))];
-        let mut names = std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES));
-        let spilled = std::mem::take(&mut self.names_spilled);
-        if spilled.is_empty() {
-            runs.push(names);
-            names = SortedRun::new(CF_NAMES);
-        }
+        let mut runs = vec![
+            std::mem::replace(&mut self.nodes, SortedRun::new(CF_NODES)),
+            std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES)),
+        ];
         runs.extend(self.edge_runs());
         for slot in [
             &mut self.attrs,
@@ -570,110 +609,137 @@ impl Stager {
             let cf = slot.cf;
             runs.push(std::mem::replace(slot, SortedRun::new(cf)));
         }
-        runs.retain(|r| !r.entries.is_empty());
+        // A family with runs spilled is merged with them; the others are written as they are.
+        let spilled = std::mem::take(&mut self.spilled);
+        let (mut merged_runs, runs): (Vec<SortedRun>, Vec<SortedRun>) = runs
+            .into_iter()
+            .partition(|r| spilled.iter().any(|(cf, _, _)| *cf == r.cf));
+        let mut runs: Vec<SortedRun> = runs.into_iter().filter(|r| !r.entries.is_empty()).collect();
         let this = &*self;
-        let (written, merged): (Vec<Result<Vec<PathBuf>>>, Result<Vec<PathBuf>>) =
-            std::thread::scope(|scope| {
-                let workers: Vec<_> = runs
-                    .iter_mut()
-                    .map(|run| scope.spawn(move || this.write_file(run)))
-                    .collect();
-                let merge = (!spilled.is_empty()).then(|| scope.spawn(|| this.merge_names(&names, &spilled)));
-                let joined = |w: std::thread::ScopedJoinHandle<'_, Result<Vec<PathBuf>>>| {
-                    w.join().unwrap_or_else(|_| {
-                        Err(StoreError::Invalid {
-                            what: "index run",
-                            reason: "a thread writing its files panicked".into(),
-                        })
+        let spilled = &spilled;
+        let (written, merged): (Vec<Result<Files>>, Vec<Result<Files>>) = std::thread::scope(|scope| {
+            let workers: Vec<_> = runs
+                .iter_mut()
+                .map(|run| scope.spawn(move || this.write_file(run)))
+                .collect();
+            let merges: Vec<_> = merged_runs
+                .iter_mut()
+                .map(|run| scope.spawn(move || this.merge(run, spilled)))
+                .collect();
+            let joined = |w: std::thread::ScopedJoinHandle<'_, Result<Files>>| {
+                w.join().unwrap_or_else(|_| {
+                    Err(StoreError::Invalid {
+                        what: "index run",
+                        reason: "a thread writing its files panicked".into(),
                     })
-                };
-                let written = workers.into_iter().map(joined).collect();
-                (written, merge.map_or(Ok(Vec::new()), joined))
-            });
+                })
+            };
+            (
+                workers.into_iter().map(joined).collect(),
+                merges.into_iter().map(joined).collect(),
+            )
+        });
         // In a fixed order, so that within a family the files stay in the order written.
-        for (run, files) in runs.iter().zip(written) {
+        let families = runs.iter().chain(&merged_runs).map(|r| r.cf);
+        for (cf, files) in families.zip(written.into_iter().chain(merged)) {
             for path in files? {
-                self.pending.push((run.cf, path));
+                self.pending.push((cf, path));
             }
-        }
-        for path in merged? {
-            self.pending.push((CF_NAMES, path));
         }
         Ok(())
     }
 
-    /// Writes the `names` run out past the budget, sorted, as a plain file of keys (each
-    /// after its length, a little-endian `u32`) that the end of the run merges.
+    /// Writes the run of `cf` (`names` or `links`) out past the budget as a plain file of
+    /// its entries in key order (each key, then value, after its length as a little-endian
+    /// `u32`; of equal keys the last put), for the end of the run to merge.
     ///
-    /// Names are keyed by run first, so every run of them written as an SST file would
-    /// span the same key range as the others: ingested together they would land in level
-    /// 0 and cost a compaction of all the run's names. Merged, they are one file at the
-    /// bottom level, like every other family's.
-    fn spill_names(&mut self) -> Result<()> {
-        let run = std::mem::replace(&mut self.names, SortedRun::new(CF_NAMES));
+    /// Every other family's runs, written as SST files, cover ranges of ids that later runs
+    /// do not reach back into. These two do: names are keyed by run first, so each run of
+    /// them spans the run's whole range, and a link declaration may come long after its
+    /// node (a finding of the second pass). Ingested as they were, such files overlap each
+    /// other and land in level 0, and RocksDB compacts them, rewriting the family's files
+    /// of the run (and any other run's they overlap). Merged, they are files at the bottom
+    /// level like the others, cut where other runs' ids lie.
+    fn spill(&mut self, cf: &'static str) -> Result<()> {
+        let slot = if cf == CF_NAMES {
+            &mut self.names
+        } else {
+            &mut self.links
+        };
+        let run = std::mem::replace(slot, SortedRun::new(cf));
         let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
-        let path = self.dir.join(format!("{n:06}-names.spill"));
+        let path = self.dir.join(format!("{n:06}-{cf}.spill"));
         let file = std::fs::File::create(&path).map_err(|e| io_error(&path, e))?;
         let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let order = run.order();
         let mut count = 0u64;
-        let mut last: Option<&[u8]> = None;
-        for i in run.order() {
-            let key = run.key(&run.entries[i as usize]);
-            // A name key carries its node id: equal keys are one key written twice.
-            if last == Some(key) {
+        for (i, &at) in order.iter().enumerate() {
+            let entry = &run.entries[at as usize];
+            let key = run.key(entry);
+            // Only puts reach these families: of equal keys the last one written wins.
+            if order
+                .get(i + 1)
+                .is_some_and(|&next| run.key(&run.entries[next as usize]) == key)
+            {
                 continue;
             }
+            let value = run.value(entry);
             out.write_all(&(key.len() as u32).to_le_bytes())
                 .and_then(|()| out.write_all(key))
+                .and_then(|()| out.write_all(&(value.len() as u32).to_le_bytes()))
+                .and_then(|()| out.write_all(value))
                 .map_err(|e| io_error(&path, e))?;
             count += 1;
-            last = Some(key);
         }
         out.flush().map_err(|e| io_error(&path, e))?;
-        self.names_spilled.push((path, count));
+        self.spilled.push((cf, path, count));
         Ok(())
     }
 
-    /// Merges the spilled runs of `names` and what is left in memory into one SST file.
-    fn merge_names(&self, rest: &SortedRun, spilled: &[(PathBuf, u64)]) -> Result<Vec<PathBuf>> {
+    /// Merges the spilled runs of `rest`'s family and `rest` itself (what is left in
+    /// memory, the latest) into SST files; of equal keys the latest written wins.
+    fn merge(&self, rest: &SortedRun, spilled: &[(&'static str, PathBuf, u64)]) -> Result<Vec<PathBuf>> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
-        let mut sources: Vec<NameSource<'_>> = Vec::with_capacity(spilled.len() + 1);
-        sources.push(NameSource::Memory {
-            run: rest,
-            order: rest.order().into_iter(),
-        });
-        for (path, count) in spilled {
+        let cf = rest.cf;
+        // Oldest first; what is in memory last.
+        let mut sources: Vec<SpilledSource<'_>> = Vec::new();
+        for (_, path, count) in spilled.iter().filter(|(c, _, _)| *c == cf) {
             let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
-            sources.push(NameSource::Spilled {
+            sources.push(SpilledSource::File {
                 path,
                 input: std::io::BufReader::with_capacity(1 << 16, file),
                 left: *count,
             });
         }
+        sources.push(SpilledSource::Memory {
+            run: rest,
+            order: rest.order().into_iter().peekable(),
+        });
         let mut heap = BinaryHeap::with_capacity(sources.len());
         for (i, source) in sources.iter_mut().enumerate() {
-            if let Some(key) = source.next_key()? {
-                heap.push(Reverse((key, i)));
+            if let Some((key, value)) = source.next_entry()? {
+                heap.push(Reverse((key, i, value)));
             }
         }
-        let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
-        let path = self.dir.join(format!("{n:06}-{CF_NAMES}.sst"));
-        let options = store::cf_options(CF_NAMES, &self.store.inner.cache);
-        let mut writer = SstFileWriter::create(&options);
-        writer.open(&path)?;
-        let mut last: Option<Vec<u8>> = None;
-        while let Some(Reverse((key, i))) = heap.pop() {
-            if let Some(next) = sources[i].next_key()? {
-                heap.push(Reverse((next, i)));
+        let options = store::cf_options(cf, &self.store.inner.cache);
+        let ids = (cf != CF_NAMES).then_some(&self.ids);
+        let next_path = || {
+            let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
+            self.dir.join(format!("{n:06}-{cf}.sst"))
+        };
+        let mut out = CutWriter::new(&options, ids, next_path);
+        while let Some(Reverse((key, i, value))) = heap.pop() {
+            if let Some((k, v)) = sources[i].next_entry()? {
+                heap.push(Reverse((k, i, v)));
             }
-            if last.as_ref() != Some(&key) {
-                writer.put(&key, [])?;
-                last = Some(key);
+            // Equal keys pop in source order: the latest source's value is written.
+            if heap.peek().is_some_and(|Reverse((next, _, _))| *next == key) {
+                continue;
             }
+            out.add(&key, &value, Write::Put)?;
         }
-        writer.finish()?;
-        Ok(vec![path])
+        out.finish()
     }
 
     /// Writes `run` as SST files in the run's folder, numbered after every file before.
@@ -705,7 +771,6 @@ impl Stager {
         let slot = match which {
             Which::Attrs => &mut self.attrs,
             Which::Content => &mut self.content,
-            Which::Links => &mut self.links,
             Which::Sets => &mut self.sets,
         };
         let cf = slot.cf;
@@ -788,37 +853,54 @@ impl Stager {
     }
 }
 
-/// Where [`Stager::merge_names`] reads sorted name keys from.
-enum NameSource<'a> {
-    /// What is still in memory, in key order.
-    Memory {
-        run: &'a SortedRun,
-        order: std::vec::IntoIter<u32>,
-    },
-    /// A spilled run, with the keys not read yet.
-    Spilled {
+/// Where [`Stager::merge`] reads a family's entries from, in key order.
+enum SpilledSource<'a> {
+    /// A spilled run, with the number of entries not read yet.
+    File {
         path: &'a Path,
         input: std::io::BufReader<std::fs::File>,
         left: u64,
     },
+    /// What is still in memory.
+    Memory {
+        run: &'a SortedRun,
+        order: std::iter::Peekable<std::vec::IntoIter<u32>>,
+    },
 }
 
-impl NameSource<'_> {
-    fn next_key(&mut self) -> Result<Option<Vec<u8>>> {
+impl SpilledSource<'_> {
+    fn next_entry(&mut self) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
         match self {
-            NameSource::Memory { run, order } => {
-                Ok(order.next().map(|i| run.key(&run.entries[i as usize]).to_vec()))
-            }
-            NameSource::Spilled { path, input, left } => {
+            SpilledSource::File { path, input, left } => {
                 if *left == 0 {
                     return Ok(None);
                 }
                 *left -= 1;
-                let mut len = [0u8; 4];
-                input.read_exact(&mut len).map_err(|e| io_error(path, e))?;
-                let mut key = vec![0u8; u32::from_le_bytes(len) as usize];
-                input.read_exact(&mut key).map_err(|e| io_error(path, e))?;
-                Ok(Some(key))
+                let mut read = || -> std::io::Result<Vec<u8>> {
+                    let mut len = [0u8; 4];
+                    input.read_exact(&mut len)?;
+                    let mut bytes = vec![0u8; u32::from_le_bytes(len) as usize];
+                    input.read_exact(&mut bytes)?;
+                    Ok(bytes)
+                };
+                let key = read().map_err(|e| io_error(path, e))?;
+                let value = read().map_err(|e| io_error(path, e))?;
+                Ok(Some((key, value)))
+            }
+            SpilledSource::Memory { run, order } => {
+                // Of equal keys (all puts), the last one written.
+                while let Some(at) = order.next() {
+                    let entry = &run.entries[at as usize];
+                    let key = run.key(entry);
+                    if order
+                        .peek()
+                        .is_some_and(|&next| run.key(&run.entries[next as usize]) == key)
+                    {
+                        continue;
+                    }
+                    return Ok(Some((key.to_vec(), run.value(entry).to_vec())));
+                }
+                Ok(None)
             }
         }
     }
@@ -828,7 +910,6 @@ impl NameSource<'_> {
 enum Which {
     Attrs,
     Content,
-    Links,
     Sets,
 }
 

@@ -96,46 +96,77 @@ fn re_indexed_runs_are_ingested_at_the_bottom_and_replaced_runs_dropped_whole() 
     }
 }
 
-/// A run whose names outgrow the staging budget several times still ingests them as files
-/// at the bottom level: names are keyed by run first, so runs of them written as they
-/// spilled would each span the run's whole range and land in level 0, to be compacted.
+/// A run whose names and link declarations outgrow the staging budget several times still
+/// ingests them as files at the bottom level. Names are keyed by run first, so every run of
+/// them written out spans the run's whole range; a link declaration may come long after its
+/// node. Written as they spilled, such files would overlap and land in level 0, to be
+/// compacted.
 #[test]
-fn names_spilled_past_the_staging_budget_are_ingested_at_the_bottom() {
+fn names_and_links_spilled_past_the_staging_budget_are_ingested_at_the_bottom() {
+    use semgraph_storage::{Direction, LinkPolicy};
     let dir = tempfile::tempdir().expect("tempdir");
     let options = semgraph_storage::StoreOptions {
         staging_bytes: 64 << 10,
         ..semgraph_storage::StoreOptions::default()
     };
+    let n = 6_000;
+    // An order unlike the ids': every spilled run spans the run's whole key range.
+    let shuffled = |i: usize| (i * 7_919) % n;
     for round in 0..3 {
         let store = Store::open_with_options(dir.path(), &options).expect("open");
-        // Names in an order unlike their ids', as a product's are: every spilled run spans
-        // the run's whole key range.
-        let n = 6_000;
         let mut w = store.begin("gamma", "north").expect("begin");
         let mut written = Vec::with_capacity(n);
         for i in 0..n {
-            let name = format!("m{:04}", (i * 7_919) % n);
+            let name = format!("m{:04}", shuffled(i));
             let fqn = format!("gamma.r{round}.{name}");
             let id = w
                 .add_node(NewNode::new(NodeKind::Method, name).fqn(fqn.clone()))
                 .expect("node");
             written.push((fqn, id));
         }
+        // Anchors declared after every node, out of id order; one declared twice.
+        for i in 0..n {
+            let (_, id) = &written[shuffled(i)];
+            w.add_anchor(*id, &format!("gamma.anchor.{}", shuffled(i)))
+                .expect("anchor");
+        }
+        w.add_anchor(written[0].1, "gamma.anchor.0")
+            .expect("anchor again");
         w.commit().expect("commit");
+        // Another product calls every 50th anchor.
+        let mut w = store.begin("delta", "north").expect("begin");
+        let mut callers = Vec::new();
+        for i in (0..n).step_by(50) {
+            let from = w
+                .add_node(NewNode::new(NodeKind::Method, format!("c{i}")))
+                .expect("node");
+            w.add_link(
+                from,
+                EdgeKind::Invokes,
+                &format!("gamma.anchor.{i}"),
+                LinkPolicy::Unique,
+            )
+            .expect("link");
+            callers.push((from, written[i].1));
+        }
+        w.commit().expect("commit");
+
         // Where each file went, as RocksDB's log says at the ingestion (a compaction may
         // have moved files since, so the levels alone would not tell).
         let log = std::fs::read_to_string(dir.path().join("LOG")).expect("RocksDB's LOG");
-        let levels: Vec<&str> = log
-            .lines()
-            .filter(|l| l.contains("-names.sst was ingested in L"))
-            .filter_map(|l| l.rsplit("was ingested in ").next())
-            .map(|l| l.split_whitespace().next().unwrap_or(""))
-            .collect();
-        assert!(!levels.is_empty(), "round {round}: no names file ingested");
-        assert!(
-            levels.iter().all(|l| *l == "L6"),
-            "round {round}: names ingested at {levels:?}"
-        );
+        for cf in ["names", "links"] {
+            let levels: Vec<&str> = log
+                .lines()
+                .filter(|l| l.contains(&format!("-{cf}.sst was ingested in L")))
+                .filter_map(|l| l.rsplit("was ingested in ").next())
+                .map(|l| l.split_whitespace().next().unwrap_or(""))
+                .collect();
+            assert!(!levels.is_empty(), "round {round}: no {cf} file ingested");
+            assert!(
+                levels.iter().all(|l| *l == "L6"),
+                "round {round}: {cf} ingested at {levels:?}"
+            );
+        }
         let snap = store.snapshot();
         for (fqn, id) in written.iter().step_by(97) {
             assert_eq!(snap.find_by_fqn(fqn).expect("find"), vec![*id], "{fqn}");
@@ -147,7 +178,16 @@ fn names_spilled_past_the_staging_budget_are_ingested_at_the_bottom() {
             n,
             "round {round}: every fqn found by prefix"
         );
-        let simple = snap.find_by_name("m0042").expect("by name");
-        assert_eq!(simple.len(), 1, "round {round}: one node named m0042");
+        assert_eq!(snap.find_by_name("m0042").expect("by name").len(), 1);
+        // Every reference found its anchor, declared late and spilled.
+        let adj = snap.adjacency();
+        for (from, to) in callers {
+            let targets: Vec<NodeId> = adj
+                .edges(from, Direction::Out)
+                .filter(|(kind, _)| *kind == EdgeKind::Invokes)
+                .map(|(_, t)| t)
+                .collect();
+            assert_eq!(targets, vec![to], "round {round}: the link from {from:?}");
+        }
     }
 }

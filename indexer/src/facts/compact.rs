@@ -59,20 +59,6 @@ impl<T> FromIterator<T> for CompactVec<T> {
     }
 }
 
-impl<T> Extend<T> for CompactVec<T> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
-        self.0.extend(iter);
-    }
-}
-
-impl<T> IntoIterator for CompactVec<T> {
-    type Item = T;
-    type IntoIter = thin_vec::IntoIter<T>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
-    }
-}
-
 impl<'a, T> IntoIterator for &'a CompactVec<T> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;

@@ -340,7 +340,12 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
         });
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut bytes = Vec::new();
+    // Sized from the listing: reading through `take` gives `read_to_end` no size hint, and
+    // an unsized buffer grows from 32 bytes by doubling, one `read` call per step — most of
+    // the cost of reading a tree of small files. One more byte than the file holds lets the
+    // call that sees its end (or a file grown since) read into what is already there.
+    let expected = listed.len().min(limit) as usize + 1;
+    let mut bytes = Vec::with_capacity(expected);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
@@ -373,10 +378,15 @@ pub(crate) fn read_source(file: &SourceFile, warnings: &mut Vec<Warning>) -> Opt
         });
         return None;
     }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    match std::str::from_utf8(body) {
-        Ok(text) => Some(text.to_string()),
-        Err(_) => {
+    let body = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    // Validated in place: the text is the bytes read, not a copy of them.
+    match String::from_utf8(body) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            let body = e.as_bytes();
             warnings.push(Warning {
                 file: file.rel.clone(),
                 line: None,

@@ -7,6 +7,9 @@
 
 use tree_sitter::Node;
 
+use super::FIELDS;
+use crate::lang::ChildByField as _;
+
 use crate::facts::Expr;
 
 /// Depth beyond which a tree is cut to [`Expr::Other`] (and evaluation gives up).
@@ -30,7 +33,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
     let mut node = node;
     while node.kind() == "parenthesized_expression" || node.kind() == "cast_expression" {
         let inner = if node.kind() == "cast_expression" {
-            node.child_by_field_name("value")
+            node.child_by_field(&FIELDS, "value")
         } else {
             node.named_child(0)
         };
@@ -66,8 +69,8 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         "identifier" => Expr::Name(text(node, src).to_string()),
         "this" => Expr::This,
         "field_access" => match (
-            node.child_by_field_name("object"),
-            node.child_by_field_name("field"),
+            node.child_by_field(&FIELDS, "object"),
+            node.child_by_field(&FIELDS, "field"),
         ) {
             (Some(object), Some(field)) => Expr::Field(
                 Box::new(build_at(object, src, depth + 1)),
@@ -77,14 +80,14 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         },
         "binary_expression" => {
             let is_plus = node
-                .child_by_field_name("operator")
+                .child_by_field(&FIELDS, "operator")
                 .is_some_and(|o| o.kind() == "+");
             if !is_plus {
                 return Expr::Other;
             }
             let (Some(left), Some(right)) = (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
+                node.child_by_field(&FIELDS, "left"),
+                node.child_by_field(&FIELDS, "right"),
             ) else {
                 return Expr::Other;
             };
@@ -99,10 +102,10 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         }
         "method_invocation" => {
             let recv = node
-                .child_by_field_name("object")
+                .child_by_field(&FIELDS, "object")
                 .map(|o| Box::new(build_at(o, src, depth + 1)));
             let name = node
-                .child_by_field_name("name")
+                .child_by_field(&FIELDS, "name")
                 .map(|n| text(n, src).to_string())
                 .unwrap_or_default();
             Expr::Call {
@@ -113,21 +116,21 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         }
         "object_creation_expression" => Expr::New {
             ty: node
-                .child_by_field_name("type")
+                .child_by_field(&FIELDS, "type")
                 .map(|t| crate::facts::erase(text(t, src)))
                 .unwrap_or_default(),
             args: args(node, src, depth),
         },
         "ternary_expression" => match (
-            node.child_by_field_name("consequence"),
-            node.child_by_field_name("alternative"),
+            node.child_by_field(&FIELDS, "consequence"),
+            node.child_by_field(&FIELDS, "alternative"),
         ) {
             (Some(a), Some(b)) => {
                 Expr::Choice(vec![build_at(a, src, depth + 1), build_at(b, src, depth + 1)])
             }
             _ => Expr::Other,
         },
-        "lambda_expression" => match node.child_by_field_name("body") {
+        "lambda_expression" => match node.child_by_field(&FIELDS, "body") {
             Some(body) if body.kind() != "block" => Expr::Lambda(Box::new(build_at(body, src, depth + 1))),
             _ => Expr::Other,
         },
@@ -136,7 +139,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
 }
 
 fn args(node: Node<'_>, src: &[u8], depth: usize) -> Vec<Expr> {
-    let Some(list) = node.child_by_field_name("arguments") else {
+    let Some(list) = node.child_by_field(&FIELDS, "arguments") else {
         return Vec::new();
     };
     let mut c = list.walk();
@@ -158,7 +161,7 @@ pub(super) fn parse_expr(java: &str) -> Expr {
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         if n.kind() == "variable_declarator" {
-            let value = n.child_by_field_name("value").expect("value");
+            let value = n.child_by_field(&FIELDS, "value").expect("value");
             return build(value, src.as_bytes());
         }
         let mut c = n.walk();

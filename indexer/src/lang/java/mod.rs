@@ -7,6 +7,10 @@
 //!
 //! [`CodeFile`]: crate::facts::CodeFile
 
+/// The Java grammar's field ids (see [`super::FieldIds`]).
+static FIELDS: std::sync::LazyLock<super::FieldIds> =
+    std::sync::LazyLock::new(|| super::FieldIds::of(&tree_sitter_java::LANGUAGE.into()));
+
 mod expr;
 mod parse;
 

@@ -10,6 +10,9 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Parser};
 
+use super::FIELDS;
+use crate::lang::ChildByField as _;
+
 use super::expr;
 use crate::facts::{
     erase, Annotation, CallKind, CallSite, CodeFile, Expr, FieldDecl, Import, Lambda, Local, MethodDecl,
@@ -158,7 +161,7 @@ impl<'s> Extractor<'s> {
 
     /// The text of `node`'s child `field`, or empty when it has none.
     fn field_text(&self, node: Node<'_>, field: &str) -> String {
-        node.child_by_field_name(field)
+        node.child_by_field(&FIELDS, field)
             .map(|n| self.text(n).to_string())
             .unwrap_or_default()
     }
@@ -265,11 +268,13 @@ impl<'s> Extractor<'s> {
         let name = self.field_text(node, "name");
         let mut args = Vec::new();
         let mut exprs = Vec::new();
-        if let Some(list) = node.child_by_field_name("arguments") {
+        if let Some(list) = node.child_by_field(&FIELDS, "arguments") {
             let mut c = list.walk();
             for arg in list.named_children(&mut c) {
                 let (key, value) = match arg.kind() {
-                    "element_value_pair" => (self.field_text(arg, "key"), arg.child_by_field_name("value")),
+                    "element_value_pair" => {
+                        (self.field_text(arg, "key"), arg.child_by_field(&FIELDS, "value"))
+                    }
                     "line_comment" | "block_comment" => continue,
                     _ => ("value".to_string(), Some(arg)),
                 };
@@ -317,7 +322,7 @@ impl<'s> Extractor<'s> {
 
     /// The type parameters of a type or method, each with its bounds as written.
     fn type_params(&self, node: Node<'_>) -> Vec<(String, Vec<String>)> {
-        let Some(tp) = node.child_by_field_name("type_parameters") else {
+        let Some(tp) = node.child_by_field(&FIELDS, "type_parameters") else {
             return Vec::new();
         };
         let mut c = tp.walk();
@@ -373,7 +378,7 @@ impl<'s> Extractor<'s> {
             "annotation_type_declaration" => TypeKind::Annotation,
             _ => TypeKind::Class,
         };
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some(name_node) = node.child_by_field(&FIELDS, "name") else {
             return;
         };
         let name = self.text(name_node).to_string();
@@ -415,7 +420,7 @@ impl<'s> Extractor<'s> {
         }
         let mut record_params = Vec::new();
         if kind == TypeKind::Record {
-            if let Some(params) = node.child_by_field_name("parameters") {
+            if let Some(params) = node.child_by_field(&FIELDS, "parameters") {
                 record_params = self.formal_params(params).0;
                 for p in &record_params {
                     decl.fields.push(FieldDecl {
@@ -435,7 +440,7 @@ impl<'s> Extractor<'s> {
             name: "<init>".into(),
             ..MethodDecl::default()
         };
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.child_by_field(&FIELDS, "body") {
             let mut members = Vec::new();
             self.members(body, &fqn, depth, &record_params, &mut members, &mut initializer);
             let decl = &mut self.file.types[index];
@@ -555,10 +560,10 @@ impl<'s> Extractor<'s> {
         for child in children {
             match child.kind() {
                 "enum_constant" => {
-                    if let Some(n) = child.child_by_field_name("name") {
+                    if let Some(n) = child.child_by_field(&FIELDS, "name") {
                         out.push(Member::EnumConstant(self.text(n).to_string()));
                     }
-                    if let Some(class_body) = child.child_by_field_name("body") {
+                    if let Some(class_body) = child.child_by_field(&FIELDS, "body") {
                         // A constant with a body is an anonymous subclass of the enum.
                         let none = MethodDecl::default();
                         self.anonymous_class(child, class_body, type_fqn, &ctx, &none);
@@ -597,7 +602,7 @@ impl<'s> Extractor<'s> {
         let mut c = node.walk();
         let values: Vec<Node<'_>> = node
             .children_by_field_name("declarator", &mut c)
-            .filter_map(|d| d.child_by_field_name("value"))
+            .filter_map(|d| d.child_by_field(&FIELDS, "value"))
             .collect();
         for v in values {
             let tree = self.tree(v, initializer, ctx, 0);
@@ -618,19 +623,19 @@ impl<'s> Extractor<'s> {
         let interface_constant = node.kind() == "constant_declaration" && erase(&ty) == "String";
         let mut c = node.walk();
         for decl in node.children_by_field_name("declarator", &mut c) {
-            let Some(name) = decl.child_by_field_name("name") else {
+            let Some(name) = decl.child_by_field(&FIELDS, "name") else {
                 continue;
             };
             let name = self.text(name).to_string();
             if is_constant || interface_constant {
                 if let Some(value) = decl
-                    .child_by_field_name("value")
+                    .child_by_field(&FIELDS, "value")
                     .and_then(|v| self.constant_value(v, 0))
                 {
                     out.push(Member::Constant(name.clone(), value));
                 }
             }
-            if let Some(v) = decl.child_by_field_name("value") {
+            if let Some(v) = decl.child_by_field(&FIELDS, "value") {
                 out.push(Member::FieldInit(name.clone(), expr::build(v, self.src)));
             }
             out.push(Member::Field(FieldDecl {
@@ -652,12 +657,12 @@ impl<'s> Extractor<'s> {
                 self.constant_value(node.named_child(0)?, depth + 1)
             }
             "binary_expression" if depth < MAX_RECEIVER_DEPTH => {
-                let op = node.child_by_field_name("operator")?;
+                let op = node.child_by_field(&FIELDS, "operator")?;
                 if self.text(op) != "+" {
                     return None;
                 }
-                let left = self.constant_value(node.child_by_field_name("left")?, depth + 1)?;
-                let right = self.constant_value(node.child_by_field_name("right")?, depth + 1)?;
+                let left = self.constant_value(node.child_by_field(&FIELDS, "left")?, depth + 1)?;
+                let right = self.constant_value(node.child_by_field(&FIELDS, "right")?, depth + 1)?;
                 Some(left + &right)
             }
             _ => None,
@@ -729,14 +734,14 @@ impl<'s> Extractor<'s> {
         let (params, varargs) = if node.kind() == "compact_constructor_declaration" {
             (record_params.to_vec(), false)
         } else {
-            node.child_by_field_name("parameters")
+            node.child_by_field(&FIELDS, "parameters")
                 .map(|p| self.formal_params(p))
                 .unwrap_or_default()
         };
         let return_type = if is_ctor {
             None
         } else {
-            node.child_by_field_name("type").map(|t| {
+            node.child_by_field(&FIELDS, "type").map(|t| {
                 let dims = self.field_text(node, "dimensions");
                 format!("{}{dims}", self.text(t))
             })
@@ -762,7 +767,7 @@ impl<'s> Extractor<'s> {
                 ..l.clone()
             });
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.child_by_field(&FIELDS, "body") {
             m.has_body = true;
             self.body(body, ctx, &mut m);
         }
@@ -792,7 +797,7 @@ impl<'s> Extractor<'s> {
                     let anon_body = node.named_children(&mut c).find(|n| n.kind() == "class_body");
                     if let Some(class_body) = anon_body {
                         // Descend only the arguments; the body is its own type.
-                        if let Some(args) = node.child_by_field_name("arguments") {
+                        if let Some(args) = node.child_by_field(&FIELDS, "arguments") {
                             stack.push(args);
                         }
                         descend = false;
@@ -801,7 +806,7 @@ impl<'s> Extractor<'s> {
                 }
                 "explicit_constructor_invocation" => {
                     let is_super = node
-                        .child_by_field_name("constructor")
+                        .child_by_field(&FIELDS, "constructor")
                         .is_some_and(|c| c.kind() == "super");
                     let (arg_count, arg_types, arg_exprs, arg_texts) =
                         self.args(node, m, ctx, 0, Payload::Full);
@@ -839,7 +844,7 @@ impl<'s> Extractor<'s> {
                 "local_variable_declaration" => self.local_decl(node, m, ctx),
                 "assignment_expression" => {
                     // A local assigned again has no one value.
-                    if let Some(left) = node.child_by_field_name("left") {
+                    if let Some(left) = node.child_by_field(&FIELDS, "left") {
                         let name = self.text(left);
                         m.string_locals.retain(|(n, ..)| n != name);
                     }
@@ -863,11 +868,12 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "enhanced_for_statement" => {
-                    if let (Some(name), Some(ty)) =
-                        (node.child_by_field_name("name"), node.child_by_field_name("type"))
-                    {
+                    if let (Some(name), Some(ty)) = (
+                        node.child_by_field(&FIELDS, "name"),
+                        node.child_by_field(&FIELDS, "type"),
+                    ) {
                         let ty = self.text(ty);
-                        let value = node.child_by_field_name("value");
+                        let value = node.child_by_field(&FIELDS, "value");
                         let (ty, element_of) = if ty == "var" {
                             (
                                 value.and_then(|v| self.element_type_of(v, m)),
@@ -895,7 +901,8 @@ impl<'s> Extractor<'s> {
                         .find(|n| n.kind() == "catch_type")
                         .map(|t| self.text(t).to_string())
                         .filter(|t| !t.contains('|'));
-                    if let (Some(name), Some(parent)) = (node.child_by_field_name("name"), node.parent()) {
+                    if let (Some(name), Some(parent)) = (node.child_by_field(&FIELDS, "name"), node.parent())
+                    {
                         m.locals.push(Local {
                             name: self.text(name).to_string(),
                             ty,
@@ -908,13 +915,14 @@ impl<'s> Extractor<'s> {
                     }
                 }
                 "resource" => {
-                    if let (Some(name), Some(ty)) =
-                        (node.child_by_field_name("name"), node.child_by_field_name("type"))
-                    {
+                    if let (Some(name), Some(ty)) = (
+                        node.child_by_field(&FIELDS, "name"),
+                        node.child_by_field(&FIELDS, "type"),
+                    ) {
                         let ty = self.text(ty);
                         let scope = node.parent().and_then(|p| p.parent()).unwrap_or(node);
                         let init = (ty == "var")
-                            .then(|| node.child_by_field_name("value"))
+                            .then(|| node.child_by_field(&FIELDS, "value"))
                             .flatten()
                             .map(|v| self.tree(v, m, ctx, 0));
                         m.locals.push(Local {
@@ -930,8 +938,8 @@ impl<'s> Extractor<'s> {
                 }
                 "instanceof_expression" => {
                     if let (Some(name), Some(ty)) = (
-                        node.child_by_field_name("name"),
-                        node.child_by_field_name("right"),
+                        node.child_by_field(&FIELDS, "name"),
+                        node.child_by_field(&FIELDS, "right"),
                     ) {
                         m.locals.push(Local {
                             name: self.text(name).to_string(),
@@ -1072,17 +1080,17 @@ impl<'s> Extractor<'s> {
     }
 
     fn local_decl(&self, node: Node<'_>, m: &mut MethodDecl, ctx: &BodyCtx<'_>) {
-        let Some(ty_node) = node.child_by_field_name("type") else {
+        let Some(ty_node) = node.child_by_field(&FIELDS, "type") else {
             return;
         };
         let written = self.text(ty_node);
         let scope_end = node.parent().map_or(node.end_byte(), |p| p.end_byte());
         let mut c = node.walk();
         for decl in node.children_by_field_name("declarator", &mut c) {
-            let Some(name) = decl.child_by_field_name("name") else {
+            let Some(name) = decl.child_by_field(&FIELDS, "name") else {
                 continue;
             };
-            let value = decl.child_by_field_name("value");
+            let value = decl.child_by_field(&FIELDS, "value");
             if let Some(v) = value {
                 m.local_inits.push((
                     self.text(name).to_string(),
@@ -1095,7 +1103,7 @@ impl<'s> Extractor<'s> {
                 value.and_then(|v| self.shallow_type(v, m))
             } else {
                 let dims = decl
-                    .child_by_field_name("dimensions")
+                    .child_by_field(&FIELDS, "dimensions")
                     .map(|d| self.text(d))
                     .unwrap_or("");
                 Some(format!("{written}{dims}"))
@@ -1129,11 +1137,11 @@ impl<'s> Extractor<'s> {
 
     fn assignment(&self, node: Node<'_>, m: &mut MethodDecl) {
         let is_plain = node
-            .child_by_field_name("operator")
+            .child_by_field(&FIELDS, "operator")
             .is_some_and(|o| o.kind() == "=");
         let (Some(left), Some(right)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
+            node.child_by_field(&FIELDS, "left"),
+            node.child_by_field(&FIELDS, "right"),
         ) else {
             return;
         };
@@ -1141,7 +1149,7 @@ impl<'s> Extractor<'s> {
             "identifier" => self.text(left).to_string(),
             "field_access"
                 if left
-                    .child_by_field_name("object")
+                    .child_by_field(&FIELDS, "object")
                     .is_some_and(|o| o.kind() == "this") =>
             {
                 self.field_text(left, "field")
@@ -1159,7 +1167,7 @@ impl<'s> Extractor<'s> {
 
     /// The expression tree of each argument of a call.
     fn arg_values(&self, call: Node<'_>) -> Vec<Expr> {
-        let Some(args) = call.child_by_field_name("arguments") else {
+        let Some(args) = call.child_by_field(&FIELDS, "arguments") else {
             return Vec::new();
         };
         let mut c = args.walk();
@@ -1172,7 +1180,7 @@ impl<'s> Extractor<'s> {
     /// Lambda parameters: typed when written, else unknown (they still shadow fields).
     /// A lambda's parameters as written: name and declared type (`None` when inferred).
     fn lambda_param_list(&self, node: Node<'_>) -> Vec<(String, Option<String>)> {
-        let Some(params) = node.child_by_field_name("parameters") else {
+        let Some(params) = node.child_by_field(&FIELDS, "parameters") else {
             return Vec::new();
         };
         match params.kind() {
@@ -1227,7 +1235,7 @@ impl<'s> Extractor<'s> {
             returns: Vec::new(),
             block: false,
         };
-        let Some(body) = node.child_by_field_name("body") else {
+        let Some(body) = node.child_by_field(&FIELDS, "body") else {
             return shape;
         };
         if body.kind() != "block" {
@@ -1298,7 +1306,7 @@ impl<'s> Extractor<'s> {
         depth: usize,
         payload: Payload,
     ) -> (usize, Vec<Option<String>>, Vec<Receiver>, Vec<String>) {
-        let Some(args) = call.child_by_field_name("arguments") else {
+        let Some(args) = call.child_by_field(&FIELDS, "arguments") else {
             return (0, Vec::new(), Vec::new(), Vec::new());
         };
         let mut c = args.walk();
@@ -1351,11 +1359,11 @@ impl<'s> Extractor<'s> {
             }
             "true" | "false" => Some("boolean".into()),
             "character_literal" => Some("char".into()),
-            "object_creation_expression" => node.child_by_field_name("type").map(|t| erase(self.text(t))),
-            "cast_expression" => node.child_by_field_name("type").map(|t| erase(self.text(t))),
-            "array_creation_expression" => node.child_by_field_name("type").map(|t| {
+            "object_creation_expression" => node.child_by_field(&FIELDS, "type").map(|t| erase(self.text(t))),
+            "cast_expression" => node.child_by_field(&FIELDS, "type").map(|t| erase(self.text(t))),
+            "array_creation_expression" => node.child_by_field(&FIELDS, "type").map(|t| {
                 let dims = node
-                    .child_by_field_name("dimensions")
+                    .child_by_field(&FIELDS, "dimensions")
                     .map(|d| self.text(d).matches('[').count())
                     .unwrap_or(1)
                     .max(1);
@@ -1382,7 +1390,7 @@ impl<'s> Extractor<'s> {
         payload: Payload,
     ) -> CallSite {
         let name = self.field_text(node, "name");
-        let receiver = match node.child_by_field_name("object") {
+        let receiver = match node.child_by_field(&FIELDS, "object") {
             None => Receiver::None,
             Some(object) => self.tree_with(object, m, ctx, depth + 1, payload),
         };
@@ -1410,7 +1418,7 @@ impl<'s> Extractor<'s> {
 
     fn new_call(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>) -> CallSite {
         let written = node
-            .child_by_field_name("type")
+            .child_by_field(&FIELDS, "type")
             .map(|t| self.text(t).to_string())
             .unwrap_or_default();
         let ty = erase(&written);
@@ -1465,8 +1473,8 @@ impl<'s> Extractor<'s> {
             "identifier" | "type_identifier" => Receiver::Name(text.to_string()),
             "field_access" => {
                 let (Some(object), Some(field)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("field"),
+                    node.child_by_field(&FIELDS, "object"),
+                    node.child_by_field(&FIELDS, "field"),
                 ) else {
                     return Receiver::Other;
                 };
@@ -1483,7 +1491,7 @@ impl<'s> Extractor<'s> {
                 Receiver::Call(Box::new(self.method_call(node, m, ctx, depth + 1, payload)))
             }
             "object_creation_expression" => node
-                .child_by_field_name("type")
+                .child_by_field(&FIELDS, "type")
                 .map_or(Receiver::Other, |t| Receiver::New(self.text(t).to_string())),
             "string_literal" | "text_block" => Receiver::Literal("String".into()),
             "decimal_integer_literal"
@@ -1506,18 +1514,21 @@ impl<'s> Extractor<'s> {
             "class_literal" => node
                 .named_child(0)
                 .map_or(Receiver::Other, |t| Receiver::ClassLit(self.text(t).to_string())),
-            "cast_expression" => match node.child_by_field_name("type") {
-                Some(t) => Receiver::Cast(self.text(t).to_string(), boxed(node.child_by_field_name("value"))),
+            "cast_expression" => match node.child_by_field(&FIELDS, "type") {
+                Some(t) => Receiver::Cast(
+                    self.text(t).to_string(),
+                    boxed(node.child_by_field(&FIELDS, "value")),
+                ),
                 None => Receiver::Other,
             },
             "ternary_expression" => Receiver::Conditional(
-                boxed(node.child_by_field_name("consequence")),
-                boxed(node.child_by_field_name("alternative")),
+                boxed(node.child_by_field(&FIELDS, "consequence")),
+                boxed(node.child_by_field(&FIELDS, "alternative")),
             ),
             "lambda_expression" => Receiver::Lambda(Box::new(self.lambda_shape(node, m, ctx, depth))),
             "method_reference" => Receiver::MethodRef(node.start_byte()),
-            "array_access" => Receiver::ArrayAccess(boxed(node.child_by_field_name("array"))),
-            "array_creation_expression" => match node.child_by_field_name("type") {
+            "array_access" => Receiver::ArrayAccess(boxed(node.child_by_field(&FIELDS, "array"))),
+            "array_creation_expression" => match node.child_by_field(&FIELDS, "type") {
                 Some(t) => {
                     let mut c = node.walk();
                     let dims: usize = node
@@ -1531,28 +1542,28 @@ impl<'s> Extractor<'s> {
             },
             "binary_expression" => {
                 let op = node
-                    .child_by_field_name("operator")
+                    .child_by_field(&FIELDS, "operator")
                     .map(|o| self.text(o).to_string())
                     .unwrap_or_default();
                 Receiver::Binary(
                     op,
-                    boxed(node.child_by_field_name("left")),
-                    boxed(node.child_by_field_name("right")),
+                    boxed(node.child_by_field(&FIELDS, "left")),
+                    boxed(node.child_by_field(&FIELDS, "right")),
                 )
             }
             "unary_expression" => {
                 let op = node
-                    .child_by_field_name("operator")
+                    .child_by_field(&FIELDS, "operator")
                     .map(|o| self.text(o).to_string())
                     .unwrap_or_default();
-                Receiver::Unary(op, boxed(node.child_by_field_name("operand")))
+                Receiver::Unary(op, boxed(node.child_by_field(&FIELDS, "operand")))
             }
             "update_expression" => Receiver::Unary("++".into(), boxed(node.named_child(0))),
             "instanceof_expression" => Receiver::InstanceOf,
-            "assignment_expression" => Receiver::Assign(boxed(node.child_by_field_name("left"))),
+            "assignment_expression" => Receiver::Assign(boxed(node.child_by_field(&FIELDS, "left"))),
             "switch_expression" => {
                 let mut arms = Vec::new();
-                if let Some(block) = node.child_by_field_name("body") {
+                if let Some(block) = node.child_by_field(&FIELDS, "body") {
                     let mut stack = vec![block];
                     let mut c = block.walk();
                     while let Some(n) = stack.pop() {
@@ -1629,7 +1640,7 @@ impl<'s> Extractor<'s> {
             .filter(|p| p.kind() == "argument_list")
             .and_then(|args| {
                 let call = args.parent()?;
-                let name = call.child_by_field_name("name")?;
+                let name = call.child_by_field(&FIELDS, "name")?;
                 let name = self.text(name);
                 if UNARY_FUNCTION_METHODS.contains(&name) {
                     Some(1)

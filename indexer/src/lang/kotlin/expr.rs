@@ -9,6 +9,9 @@
 
 use tree_sitter::Node;
 
+use super::FIELDS;
+use crate::lang::ChildByField as _;
+
 use crate::facts::Expr;
 
 /// Depth beyond which a tree is cut to [`Expr::Other`].
@@ -63,7 +66,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
             Some(inner) => build_at(*inner, src, depth + 1),
             None => Expr::Other,
         },
-        "as_expression" => match node.child_by_field_name("left") {
+        "as_expression" => match node.child_by_field(&FIELDS, "left") {
             Some(left) => build_at(left, src, depth + 1),
             None => Expr::Other,
         },
@@ -96,11 +99,11 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         },
         "binary_expression" => {
             let is_plus = node
-                .child_by_field_name("operator")
+                .child_by_field(&FIELDS, "operator")
                 .is_some_and(|o| o.kind() == "+");
             let (Some(left), Some(right), true) = (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
+                node.child_by_field(&FIELDS, "left"),
+                node.child_by_field(&FIELDS, "right"),
                 is_plus,
             ) else {
                 return Expr::Other;

@@ -9,6 +9,10 @@
 //!
 //! [`CodeFile`]: crate::facts::CodeFile
 
+/// The Kotlin grammar's field ids (see [`super::FieldIds`]).
+static FIELDS: std::sync::LazyLock<super::FieldIds> =
+    std::sync::LazyLock::new(|| super::FieldIds::of(&tree_sitter_kotlin_ng::LANGUAGE.into()));
+
 mod expr;
 mod parse;
 mod types;

@@ -30,6 +30,9 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser};
 
+use super::FIELDS;
+use crate::lang::ChildByField as _;
+
 use super::expr::{self, call_parts, children, has_token, navigation_op, navigation_parts, text};
 use super::types::{jvm_type, Shadows};
 use crate::facts::{
@@ -409,7 +412,7 @@ impl<'s> Extractor<'s> {
         for n in nodes {
             match n.kind() {
                 "class_declaration" | "object_declaration" | "companion_object" => {
-                    if let Some(name) = n.child_by_field_name("name") {
+                    if let Some(name) = n.child_by_field(&FIELDS, "name") {
                         self.names.insert(self.text(name).to_string());
                     }
                     for body in children(*n)
@@ -645,7 +648,7 @@ impl<'s> Extractor<'s> {
             "companion_object" => Holder::Companion,
             _ => Holder::Class,
         };
-        let name = match node.child_by_field_name("name") {
+        let name = match node.child_by_field(&FIELDS, "name") {
             Some(n) => self.text(n).to_string(),
             None if holder == Holder::Companion => "Companion".to_string(),
             None => return None,
@@ -1420,7 +1423,7 @@ impl<'s> Extractor<'s> {
             return;
         };
         let mods = self.modifiers(node);
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let Some(name_node) = node.child_by_field(&FIELDS, "name") else {
             return;
         };
         let name = self.text(name_node).to_string();
@@ -1666,12 +1669,12 @@ impl<'s> Extractor<'s> {
                 "assignment" => {
                     self.assignment(node, m, ctx);
                     descend = false;
-                    if let Some(left) = node.child_by_field_name("left") {
+                    if let Some(left) = node.child_by_field(&FIELDS, "left") {
                         if left.kind() == "navigation_expression" {
                             push.extend(children(left).into_iter().take(1));
                         }
                     }
-                    if let Some(right) = node.child_by_field_name("right") {
+                    if let Some(right) = node.child_by_field(&FIELDS, "right") {
                         push.push(right);
                     }
                 }
@@ -1890,7 +1893,7 @@ impl<'s> Extractor<'s> {
                 Some(site) => Receiver::Call(Box::new(site)),
                 None => Receiver::Other,
             },
-            "as_expression" => match node.child_by_field_name("right") {
+            "as_expression" => match node.child_by_field(&FIELDS, "right") {
                 Some(t) => Receiver::New(erase(&self.jvm(self.text(t)))),
                 None => Receiver::Other,
             },
@@ -1910,7 +1913,7 @@ impl<'s> Extractor<'s> {
                 .flatten()
                 .map(|t| erase(&t)),
             "as_expression" => node
-                .child_by_field_name("right")
+                .child_by_field(&FIELDS, "right")
                 .map(|t| erase(&self.jvm(self.text(t)))),
             _ => None,
         }
@@ -1920,13 +1923,13 @@ impl<'s> Extractor<'s> {
     /// assignments, for evaluating what `x` holds.
     fn assignment(&self, node: Node<'_>, m: &mut MethodDecl, ctx: &BodyCtx<'_>) {
         let (Some(left), Some(right)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
+            node.child_by_field(&FIELDS, "left"),
+            node.child_by_field(&FIELDS, "right"),
         ) else {
             return;
         };
         let is_plain = node
-            .child_by_field_name("operator")
+            .child_by_field(&FIELDS, "operator")
             .is_some_and(|o| o.kind() == "=");
         let target = match left.kind() {
             "identifier" => Some(self.text(left).to_string()),
@@ -2053,8 +2056,8 @@ impl<'s> Extractor<'s> {
     /// enclosing `if` or `when` branch.
     fn smart_cast(&self, node: Node<'_>, m: &mut MethodDecl) {
         let (Some(left), Some(right)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
+            node.child_by_field(&FIELDS, "left"),
+            node.child_by_field(&FIELDS, "right"),
         ) else {
             return;
         };
@@ -2091,7 +2094,7 @@ impl<'s> Extractor<'s> {
         };
         let name = self.text(subject).to_string();
         for entry in kids.iter().filter(|k| k.kind() == "when_entry") {
-            let Some(cond) = entry.child_by_field_name("condition") else {
+            let Some(cond) = entry.child_by_field(&FIELDS, "condition") else {
                 continue;
             };
             if cond.kind() != "type_test" || has_token(cond, "!is") {
@@ -2411,7 +2414,7 @@ fn unwrap_value(mut node: Node<'_>) -> Node<'_> {
                     None => break,
                 }
             }
-            "unary_expression" if has_token(node, "!!") => match node.child_by_field_name("argument") {
+            "unary_expression" if has_token(node, "!!") => match node.child_by_field(&FIELDS, "argument") {
                 Some(inner) => node = inner,
                 None => break,
             },

@@ -103,21 +103,16 @@ pub(crate) struct Choice<'a> {
 }
 
 impl Choice<'_> {
-    /// The call's result type, when every candidate agrees on it.
-    pub(crate) fn ret(&self) -> Option<Ty> {
-        let first = self.found.first()?;
-        let ret = finish(&subst(&first.ret, &self.subst), &first.method.type_params);
-        let same = self
-            .found
-            .iter()
-            .all(|f| finish(&subst(&f.ret, &self.subst), &f.method.type_params) == ret);
-        same.then_some(ret)
-    }
-
-    /// Each candidate's result type, once each.
-    fn rets(&self) -> Vec<Ty> {
+    /// Each candidate's result type, once each, in the candidates' order — and no more than
+    /// `at_most` of them: a caller that has no use for more stops there. The candidates of
+    /// an untyped call can be every overload of a name (`assertThat` has hundreds), and
+    /// telling each result from every other one found is quadratic.
+    fn rets(&self, at_most: usize) -> Vec<Ty> {
         let mut out: Vec<Ty> = Vec::new();
         for f in &self.found {
+            if out.len() >= at_most {
+                break;
+            }
             let ret = finish(&subst(&f.ret, &self.subst), &f.method.type_params);
             if !out.contains(&ret) {
                 out.push(ret);
@@ -339,6 +334,15 @@ impl<'a> Typer<'a> {
         None
     }
 
+    /// The name of [`Typer::class_of`]'s class, without copying the type's arguments (what
+    /// a subtype test reads).
+    fn class_name(&self, t: &Ty) -> Option<Name> {
+        match t {
+            Ty::Class(c) => Some(c.name.clone()),
+            other => self.class_of(other).map(|c| c.name),
+        }
+    }
+
     /// The first bound of a type variable in scope (the method's, then its type's and the
     /// enclosing types').
     fn var_bound(&self, v: &str) -> Option<Ty> {
@@ -381,9 +385,11 @@ impl<'a> Typer<'a> {
             Receiver::Field(inner, f) => self.field(r, inner, f, byte, depth),
             Receiver::Call(cs) => {
                 let choice = self.call(cs, depth + 1)?;
-                match choice.ret() {
-                    Some(t) => value(t),
-                    None => self.one_of(choice.rets()),
+                // The result when every candidate agrees on it, else one of a few (one more
+                // than `one_of` takes is enough to know there are too many).
+                match <[Ty; 1]>::try_from(choice.rets(MAX_ONE_OF + 1)) {
+                    Ok([t]) => value(t),
+                    Err(rets) => self.one_of(rets),
                 }
             }
             Receiver::New(t) => value(self.written(t)?),
@@ -926,7 +932,7 @@ impl<'a> Typer<'a> {
             (_, Ty::Prim(b)) => match t.as_class().and_then(|tc| Prim::unboxed(&tc.name)) {
                 Some(a) if a.widens_to(*b) => Fit::Loose,
                 Some(_) => Fit::No,
-                None if self.class_of(t).is_some_and(|tc| self.known(&tc.name)) => Fit::No,
+                None if self.class_name(t).is_some_and(|tc| self.known(&tc)) => Fit::No,
                 None => Fit::Maybe,
             },
             (Ty::Array(a), Ty::Array(b)) => match (&**a, &**b) {
@@ -959,22 +965,22 @@ impl<'a> Typer<'a> {
                     None => Fit::Strict,
                 }
             }
-            (Ty::Array(_), _) => match self.class_of(p) {
-                Some(pc) => match &*pc.name {
+            (Ty::Array(_), _) => match self.class_name(p) {
+                Some(pc) => match &*pc {
                     "java.lang.Object" | "java.lang.Cloneable" | "java.io.Serializable" => Fit::Strict,
                     _ => Fit::No,
                 },
                 None => Fit::Maybe,
             },
-            (_, Ty::Array(_)) => match self.class_of(t) {
-                Some(tc) if self.known(&tc.name) && !matches!(t, Ty::Var(_)) => Fit::No,
+            (_, Ty::Array(_)) => match self.class_name(t) {
+                Some(tc) if self.known(&tc) && !matches!(t, Ty::Var(_)) => Fit::No,
                 _ => Fit::Maybe,
             },
             _ => {
-                let (Some(tc), Some(pc)) = (self.class_of(t), self.class_of(p)) else {
+                let (Some(tc), Some(pc)) = (self.class_name(t), self.class_name(p)) else {
                     return Fit::Maybe;
                 };
-                self.subtype(&tc.name, &pc.name)
+                self.subtype(&tc, &pc)
             }
         }
     }
@@ -1003,11 +1009,11 @@ impl<'a> Typer<'a> {
 
     /// Whether class `sub` is `sup` or a subtype: `Maybe` when the walk meets a type no
     /// layer knows.
-    fn subtype(&self, sub: &str, sup: &str) -> Fit {
-        if sub == sup || sup == "java.lang.Object" {
+    fn subtype(&self, sub: &Name, sup: &Name) -> Fit {
+        if sub == sup || &**sup == "java.lang.Object" {
             return Fit::Strict;
         }
-        let key = (Name::from(sub), Name::from(sup));
+        let key = (sub.clone(), sup.clone());
         if let Some(&fit) = self.subtypes.borrow().get(&key) {
             return fit;
         }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::symbols::MethodInfo;
 use super::symbols::{is_primitive, SymbolTable, TypeRef};
-use super::typed::{SubtypeMemo, Typer, Val};
+use super::typed::{FileSubtypes, SubtypeMemo, Typer, Val};
 use super::types::{Names, ProductModel};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, MethodDecl, Receiver, TypeKind};
@@ -214,6 +214,7 @@ pub(crate) fn resolve_calls_typed(
     layers.extend(beneath_product(&product.dependencies));
     let layered = Layered::new(layers);
     let layered = Memoized::new(&layered);
+    let subtypes = FileSubtypes::default();
     let mut out = Vec::new();
     for t in &file.types {
         for m in &t.methods {
@@ -233,7 +234,7 @@ pub(crate) fn resolve_calls_typed(
                 table,
                 type_fqn: &t.fqn,
                 method: m,
-                typer: Typer::new(names, &layered, &t.fqn, m, &product.subtypes),
+                typer: Typer::new(names, &layered, &t.fqn, m, &subtypes, &product.subtypes),
                 product,
             };
             for (index, site) in m.calls.iter().enumerate() {

@@ -94,6 +94,14 @@ impl SubtypeMemo {
     }
 }
 
+/// The subtype answers of one file's resolution, by (sub, sup) as named: overload choice
+/// asks the same ones for every candidate (hundreds for `assertThat`), every call and every
+/// method of the file. An answer depends only on the types resolved against, which are the
+/// same for the whole file; looked up by name, it needs neither type's entry in the model
+/// (which the [`SubtypeMemo`] is keyed by).
+#[derive(Default)]
+pub(crate) struct FileSubtypes(RefCell<FxHashMap<(Name, Name), Fit>>);
+
 /// The methods a call site may invoke, and the bindings of the method's type variables.
 #[derive(Clone)]
 pub(crate) struct Choice<'a> {
@@ -137,9 +145,8 @@ pub(crate) struct Typer<'a> {
     typing: RefCell<Vec<usize>>,
     /// Typing steps taken so far (see [`MAX_STEPS`]).
     steps: std::cell::Cell<usize>,
-    /// Subtype answers already worked out, by (sub, sup): overload choice asks the same
-    /// ones for every candidate (hundreds for `assertThat`) and every call of a method.
-    subtypes: RefCell<FxHashMap<(Name, Name), Fit>>,
+    /// Subtype answers already worked out for the file, by (sub, sup).
+    subtypes: &'a FileSubtypes,
     /// The answers of every file resolved against the same types.
     shared_subtypes: &'a SubtypeMemo,
     /// Calls already chosen, by (start, end, lambdas typed): a fluent chain types each
@@ -155,6 +162,7 @@ impl<'a> Typer<'a> {
         types: &'a dyn TypeSource,
         from: &'a str,
         method: &'a MethodDecl,
+        subtypes: &'a FileSubtypes,
         shared_subtypes: &'a SubtypeMemo,
     ) -> Self {
         let vars: Vec<String> = method.type_params.iter().map(|(n, _)| n.clone()).collect();
@@ -168,7 +176,7 @@ impl<'a> Typer<'a> {
             lambda_memo: RefCell::default(),
             typing: RefCell::default(),
             steps: std::cell::Cell::new(0),
-            subtypes: RefCell::new(FxHashMap::default()),
+            subtypes,
             shared_subtypes,
             chosen: RefCell::new(FxHashMap::default()),
         };
@@ -1014,11 +1022,11 @@ impl<'a> Typer<'a> {
             return Fit::Strict;
         }
         let key = (sub.clone(), sup.clone());
-        if let Some(&fit) = self.subtypes.borrow().get(&key) {
+        if let Some(&fit) = self.subtypes.0.borrow().get(&key) {
             return fit;
         }
         let fit = self.subtype_shared(sub, sup);
-        self.subtypes.borrow_mut().insert(key, fit);
+        self.subtypes.0.borrow_mut().insert(key, fit);
         fit
     }
 

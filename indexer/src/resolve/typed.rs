@@ -725,7 +725,8 @@ impl<'a> Typer<'a> {
         let n = cs.arg_count;
         let args: Vec<Arg> = (0..n).map(|i| self.arg(cs, i, depth)).collect();
         // Phases 1 and 2: by arity, strict then loose; phase 3: varargs.
-        let mut fitting: Vec<(FoundMethod<'a>, Fit)> = Vec::new();
+        // Candidates by reference: only the ones chosen are copied out.
+        let mut fitting: Vec<(&FoundMethod<'a>, Fit)> = Vec::new();
         for &c in cands.iter().filter(|c| c.params.len() == n) {
             let fit = args
                 .iter()
@@ -734,7 +735,7 @@ impl<'a> Typer<'a> {
                 .min()
                 .unwrap_or(Fit::Strict);
             if fit != Fit::No {
-                fitting.push((c.clone(), fit));
+                fitting.push((c, fit));
             }
         }
         let fixed_arity = !fitting.is_empty();
@@ -757,7 +758,7 @@ impl<'a> Typer<'a> {
                     .min()
                     .unwrap_or(Fit::Strict);
                 if fit != Fit::No {
-                    fitting.push((c.clone(), fit));
+                    fitting.push((c, fit));
                 }
             }
         }
@@ -766,9 +767,9 @@ impl<'a> Typer<'a> {
         }
         let best = fitting.iter().map(|(_, f)| *f).max().unwrap_or(Fit::No);
         let known = fitting.iter().all(|(_, f)| *f != Fit::Maybe);
-        let found: Vec<FoundMethod<'a>> = if known {
+        let found: Vec<&FoundMethod<'a>> = if known {
             // Strict before loose; then the most specific.
-            let phase: Vec<FoundMethod<'a>> = fitting
+            let phase: Vec<&FoundMethod<'a>> = fitting
                 .into_iter()
                 .filter(|(_, f)| *f == best)
                 .map(|(c, _)| c)
@@ -782,6 +783,7 @@ impl<'a> Typer<'a> {
         } else {
             fitting.into_iter().map(|(c, _)| c).collect()
         };
+        let found: Vec<FoundMethod<'a>> = found.into_iter().cloned().collect();
         let subst = match found.as_slice() {
             [one] => self.infer(one, &args, cs, depth, lambdas),
             _ => Subst::empty(),
@@ -807,17 +809,17 @@ impl<'a> Typer<'a> {
     /// subtype of the argument's type that the argument is also a subtype of — the same
     /// class. So `compare(s, mode)` with `mode` declared `JSONCompareMode` is
     /// `compare(CharSequence, JSONCompareMode)`, whatever `JSONComparator` is.
-    fn sure_despite_unknowns(
+    fn sure_despite_unknowns<'m>(
         &self,
-        fitting: &[(FoundMethod<'a>, Fit)],
+        fitting: &[(&'m FoundMethod<'a>, Fit)],
         args: &[Arg],
-    ) -> Option<FoundMethod<'a>> {
-        let strict: Vec<FoundMethod<'a>> = fitting
+    ) -> Option<&'m FoundMethod<'a>> {
+        let strict: Vec<&'m FoundMethod<'a>> = fitting
             .iter()
             .filter(|(_, f)| *f == Fit::Strict)
-            .map(|(c, _)| c.clone())
+            .map(|(c, _)| *c)
             .collect();
-        let [best] = <[FoundMethod<'a>; 1]>::try_from(self.most_specific(strict)).ok()?;
+        let [best] = <[&'m FoundMethod<'a>; 1]>::try_from(self.most_specific(strict)).ok()?;
         let surely_not_more_specific = |c: &FoundMethod<'_>| {
             c.params.iter().zip(&best.params).zip(args).any(|((x, y), a)| {
                 let x = at_own_bound(x, c);
@@ -825,7 +827,7 @@ impl<'a> Typer<'a> {
                     (Arg::Value(Ty::Class(a)), Ty::Class(y), Ty::Class(x)) => a == y && x.name != y.name,
                     _ => false,
                 };
-                own_type || self.fit_ty(&x, y, &best) == Fit::No
+                own_type || self.fit_ty(&x, y, best) == Fit::No
             })
         };
         fitting
@@ -836,7 +838,7 @@ impl<'a> Typer<'a> {
     }
 
     /// The candidates no other candidate is more specific than.
-    fn most_specific(&self, cands: Vec<FoundMethod<'a>>) -> Vec<FoundMethod<'a>> {
+    fn most_specific<'m>(&self, cands: Vec<&'m FoundMethod<'a>>) -> Vec<&'m FoundMethod<'a>> {
         if cands.len() < 2 {
             return cands;
         }
@@ -1375,7 +1377,7 @@ impl<'a> Typer<'a> {
                     .zip(&m.params)
                     .all(|(a, p)| matches!(self.fit_ty(a, p, m), Fit::Strict | Fit::Loose))
         };
-        let fitting: Vec<FoundMethod<'a>> = cands
+        let fitting: Vec<&FoundMethod<'a>> = cands
             .iter()
             .filter(|m| {
                 if !as_type || name == "<init>" || m.method.is_static() {
@@ -1384,9 +1386,8 @@ impl<'a> Typer<'a> {
                     !params.is_empty() && fits(m, &params[1..])
                 }
             })
-            .cloned()
             .collect();
-        Some(self.most_specific(fitting))
+        Some(self.most_specific(fitting).into_iter().cloned().collect())
     }
 
     /// The type the place of call `cs` expects: the parameter of the call it is an

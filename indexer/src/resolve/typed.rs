@@ -241,16 +241,17 @@ impl<'a> Typer<'a> {
         let Some(info) = self.types.by_fqn(fqn) else {
             return false;
         };
-        let c = ClassTy::plain(info.binary.clone());
-        let walk = self.types.supertypes(&c);
-        if walk
-            .iter()
-            .any(|(s, _)| !self.known(&s.name) || (exact && self.bundled(&s.name)))
-        {
+        // Most members asked about are there: a walk of names settles that before the
+        // hierarchy is walked with its type arguments.
+        let name = if name == "new" { "<init>" } else { name };
+        if self.types.has_method(&info.binary, name, false) {
             return false;
         }
-        let name = if name == "new" { "<init>" } else { name };
-        !self.types.has_method(&info.binary, name, false)
+        let c = ClassTy::plain(info.binary.clone());
+        let walk = self.types.supertypes(&c);
+        !walk
+            .iter()
+            .any(|(s, _)| !self.known(&s.name) || (exact && self.bundled(&s.name)))
     }
 
     /// Whether the class of source name `sub` is known to be a subtype of `sup`'s (both

@@ -56,3 +56,85 @@ pub(crate) fn parse_code(kind: SourceKind, rel: &str, text: &str) -> Option<Code
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ChildByField, FieldIds};
+
+    /// Every node of `source`, depth first.
+    fn nodes(tree: &tree_sitter::Tree) -> Vec<tree_sitter::Node<'_>> {
+        let mut out = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+        out
+    }
+
+    /// For every node and every field name of the grammar (and a name that is none), the
+    /// child found by id is the child tree-sitter finds by name.
+    fn agrees_with_lookup_by_name(language: tree_sitter::Language, source: &str) {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&language).expect("the grammar loads");
+        let tree = parser.parse(source, None).expect("the source parses");
+        let fields = FieldIds::of(&language);
+        let names: Vec<String> = (1..=language.field_count() as u16)
+            .filter_map(|id| language.field_name_for_id(id).map(str::to_string))
+            .chain(["no_such_field".to_string(), String::new()])
+            .collect();
+        assert!(names.len() > 2, "the grammar names its fields");
+        let mut found = 0;
+        for node in nodes(&tree) {
+            for name in &names {
+                let by_name = node.child_by_field_name(name);
+                assert_eq!(
+                    node.child_by_field(&fields, name),
+                    by_name,
+                    "{} . {name}",
+                    node.kind()
+                );
+                found += usize::from(by_name.is_some());
+            }
+        }
+        assert!(found > 0, "the source has fields to find");
+    }
+
+    #[test]
+    fn a_java_field_by_id_is_the_field_by_name() {
+        agrees_with_lookup_by_name(
+            tree_sitter_java::LANGUAGE.into(),
+            r#"package a.b;
+import java.util.List;
+@Service
+class OrderService<T extends Comparable<T>> extends Base implements Api {
+    private final List<String> names = List.of("x");
+    @GetMapping("/orders/{id}")
+    public <R> R find(@PathVariable long id, String... rest) throws Exception {
+        for (var n : names) { if (n.isEmpty()) { continue; } }
+        Runnable r = () -> repo.save(new Order(id, rest[0]));
+        return switch ((int) id) { case 1 -> null; default -> this.<R>other(id > 0 ? 1 : 2); };
+    }
+}
+"#,
+        );
+    }
+
+    #[test]
+    fn a_kotlin_field_by_id_is_the_field_by_name() {
+        agrees_with_lookup_by_name(
+            tree_sitter_kotlin_ng::LANGUAGE.into(),
+            r#"package a.b
+import org.springframework.web.bind.annotation.GetMapping
+@RestController
+class OrderController(private val repo: OrderRepository) : Base(), Api {
+    @GetMapping("/orders/{id}")
+    fun find(@PathVariable id: Long, vararg rest: String): Order? =
+        repo.findById(id).orElse(null)?.let { it.copy(name = "${rest[0]}") }
+    companion object { const val X = 1 }
+}
+"#,
+        );
+    }
+}

@@ -94,8 +94,16 @@ def main():
         sys.exit(f"unknown scenario(s) {unknown}; choose from {', '.join(SCENARIOS)}")
     binaries = {"A": Path(args.a).resolve(), "B": Path(args.b).resolve()}
     work = Path(args.work)
+    marker = work / ".semgraph-bench-ab"
     if work.exists():
+        # Only a folder this script made (or an empty one) is removed: a mistyped --work
+        # must not cost anyone a directory.
+        if not (marker.exists() or (work.is_dir() and not any(work.iterdir()))):
+            sys.exit(f"--work {work} exists and is not a scratch folder of this script; "
+                     "name a new or empty folder")
         shutil.rmtree(work)
+    work.mkdir(parents=True)
+    marker.touch()
     tree = work / Path(args.tree).name
     shutil.copytree(args.tree, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     java = sorted(str(p) for p in tree.rglob("*.java") if "/src/main/" in str(p))

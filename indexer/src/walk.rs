@@ -378,10 +378,10 @@ pub(crate) fn read_source(file: &SourceFile, warnings: &mut Vec<Warning>) -> Opt
         });
         return None;
     }
-    let body = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => rest.to_vec(),
-        None => bytes,
-    };
+    let mut body = bytes;
+    if body.starts_with(b"\xEF\xBB\xBF") {
+        body.drain(..3);
+    }
     // Validated in place: the text is the bytes read, not a copy of them.
     match String::from_utf8(body) {
         Ok(text) => Some(text),

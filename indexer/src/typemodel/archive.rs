@@ -132,7 +132,10 @@ fn read_dir(root: &Path, names: &mut Interner) -> Result<ArchiveContent, TypeMod
                 }
                 let label = path.display().to_string();
                 match std::fs::File::open(&path).and_then(|f| {
-                    let mut buf = Vec::new();
+                    // Sized from the file: through `take`, an unsized buffer grows by
+                    // doubling, one read call per step.
+                    let size = f.metadata().map_or(0, |m| m.len().min(MAX_CLASS_BYTES));
+                    let mut buf = Vec::with_capacity(size as usize + 1);
                     f.take(MAX_CLASS_BYTES).read_to_end(&mut buf).map(|_| buf)
                 }) {
                     Ok(buf) => add_class(&mut out, &buf, &label, names),

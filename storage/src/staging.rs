@@ -20,7 +20,8 @@
 //! by run first (each run of them spans the run's range), and `links`, whose declarations
 //! may come long after their node's range was written out. Their runs would overlap and
 //! land in level 0, to be compacted; they are written out as plain sorted files instead and
-//! merged at the end, so they too are ingested at the bottom level. What is buffered when
+//! merged at the end, so they too are ingested at the bottom level (in parts of the key
+//! range, one per core, since the end of the run waits for the merge). What is buffered when
 //! the run ends is written family by family side by side, one thread each, while the
 //! indexing thread waits for the commit.
 //!
@@ -441,9 +442,9 @@ struct Stager {
     pending: Vec<(&'static str, PathBuf)>,
     nodes: SortedRun,
     names: SortedRun,
-    /// Runs of `names` and `links` written out past the budget (family, file, entries),
-    /// each sorted, in the order written: merged at the end (see [`Stager::spill`]).
-    spilled: Vec<(&'static str, PathBuf, u64)>,
+    /// Runs of `names` and `links` written out past the budget, each sorted, in the order
+    /// written: merged at the end (see [`Stager::spill`]).
+    spilled: Vec<Spilled>,
     attrs: SortedRun,
     content: SortedRun,
     links: SortedRun,
@@ -613,7 +614,7 @@ impl Stager {
         let spilled = std::mem::take(&mut self.spilled);
         let (mut merged_runs, runs): (Vec<SortedRun>, Vec<SortedRun>) = runs
             .into_iter()
-            .partition(|r| spilled.iter().any(|(cf, _, _)| *cf == r.cf));
+            .partition(|r| spilled.iter().any(|s| s.cf == r.cf));
         let mut runs: Vec<SortedRun> = runs.into_iter().filter(|r| !r.entries.is_empty()).collect();
         let this = &*self;
         let spilled = &spilled;
@@ -669,77 +670,72 @@ impl Stager {
         let run = std::mem::replace(slot, SortedRun::new(cf));
         let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
         let path = self.dir.join(format!("{n:06}-{cf}.spill"));
-        let file = std::fs::File::create(&path).map_err(|e| io_error(&path, e))?;
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
-        let order = run.order();
-        let mut count = 0u64;
-        for (i, &at) in order.iter().enumerate() {
-            let entry = &run.entries[at as usize];
-            let key = run.key(entry);
-            // Only puts reach these families: of equal keys the last one written wins.
-            if order
-                .get(i + 1)
-                .is_some_and(|&next| run.key(&run.entries[next as usize]) == key)
-            {
-                continue;
-            }
-            let value = run.value(entry);
-            out.write_all(&(key.len() as u32).to_le_bytes())
-                .and_then(|()| out.write_all(key))
-                .and_then(|()| out.write_all(&(value.len() as u32).to_le_bytes()))
-                .and_then(|()| out.write_all(value))
-                .map_err(|e| io_error(&path, e))?;
-            count += 1;
-        }
-        out.flush().map_err(|e| io_error(&path, e))?;
-        self.spilled.push((cf, path, count));
+        let spilled = Spilled::write(&run, path)?;
+        self.spilled.push(spilled);
         Ok(())
     }
 
     /// Merges the spilled runs of `rest`'s family and `rest` itself (what is left in
     /// memory, the latest) into SST files; of equal keys the latest written wins.
-    fn merge(&self, rest: &SortedRun, spilled: &[(&'static str, PathBuf, u64)]) -> Result<Vec<PathBuf>> {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
+    ///
+    /// This is the longest write at the end of a run (every name key of the product), and
+    /// the indexing thread waits for it: the key range is cut into as many parts as there
+    /// are cores, at keys the spilled files marked, and each part is merged into its own
+    /// files on its own thread. A part's files hold only its keys, so no two overlap.
+    fn merge(&self, rest: &SortedRun, spilled: &[Spilled]) -> Result<Vec<PathBuf>> {
         let cf = rest.cf;
-        // Oldest first; what is in memory last.
-        let mut sources: Vec<SpilledSource<'_>> = Vec::new();
-        for (_, path, count) in spilled.iter().filter(|(c, _, _)| *c == cf) {
-            let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
-            sources.push(SpilledSource::File {
-                path,
-                input: std::io::BufReader::with_capacity(1 << 16, file),
-                left: *count,
-            });
-        }
-        sources.push(SpilledSource::Memory {
-            run: rest,
-            order: rest.order().into_iter().peekable(),
-        });
-        let mut heap = BinaryHeap::with_capacity(sources.len());
-        for (i, source) in sources.iter_mut().enumerate() {
-            if let Some((key, value)) = source.next_entry()? {
-                heap.push(Reverse((key, i, value)));
-            }
-        }
+        let files: Vec<&Spilled> = spilled.iter().filter(|s| s.cf == cf).collect();
+        let order = rest.order();
+        let parts = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let bounds = split_keys(rest, &order, &files, parts);
         let options = store::cf_options(cf, &self.store.inner.cache);
         let ids = (cf != CF_NAMES).then_some(&self.ids);
-        let next_path = || {
-            let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
-            self.dir.join(format!("{n:06}-{cf}.sst"))
+        let merge_part = |lo: Option<&[u8]>, hi: Option<&[u8]>| -> Result<Vec<PathBuf>> {
+            let next_path = || {
+                let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
+                self.dir.join(format!("{n:06}-{cf}.sst"))
+            };
+            let mut out = CutWriter::new(&options, ids, next_path);
+            merge_range(rest, &order, &files, lo, hi, |key, value| {
+                out.add(key, value, Write::Put)
+            })?;
+            out.finish()
         };
-        let mut out = CutWriter::new(&options, ids, next_path);
-        while let Some(Reverse((key, i, value))) = heap.pop() {
-            if let Some((k, v)) = sources[i].next_entry()? {
-                heap.push(Reverse((k, i, v)));
-            }
-            // Equal keys pop in source order: the latest source's value is written.
-            if heap.peek().is_some_and(|Reverse((next, _, _))| *next == key) {
-                continue;
-            }
-            out.add(&key, &value, Write::Put)?;
+        // Part k holds the keys from bound k - 1 (inclusive) to bound k (exclusive).
+        let ranges: Vec<(Option<&[u8]>, Option<&[u8]>)> = (0..=bounds.len())
+            .map(|k| {
+                (
+                    k.checked_sub(1).map(|b| bounds[b].as_slice()),
+                    bounds.get(k).map(Vec::as_slice),
+                )
+            })
+            .collect();
+        if ranges.len() == 1 {
+            return merge_part(None, None);
         }
-        out.finish()
+        let merge_part = &merge_part;
+        let written: Vec<Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = ranges
+                .iter()
+                .map(|&(lo, hi)| scope.spawn(move || merge_part(lo, hi)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(StoreError::Invalid {
+                            what: "index run",
+                            reason: "a thread merging its files panicked".into(),
+                        })
+                    })
+                })
+                .collect()
+        });
+        let mut paths = Vec::new();
+        for part in written {
+            paths.extend(part?);
+        }
+        Ok(paths)
     }
 
     /// Writes `run` as SST files in the run's folder, numbered after every file before.
@@ -853,25 +849,227 @@ impl Stager {
     }
 }
 
-/// Where [`Stager::merge`] reads a family's entries from, in key order.
+/// Entries of a spilled file between which a merge of part of the key range may start
+/// reading it: one every [`MARK_EVERY`] entries.
+const MARK_EVERY: u64 = 1_024;
+/// Fewer entries than this (over the family's spilled and in-memory runs) are merged as
+/// one part: a thread costs more than it saves.
+const MIN_PART_ENTRIES: u64 = 4 * MARK_EVERY;
+
+/// A run of `names` or `links` written out past the budget (see [`Stager::spill`]).
+struct Spilled {
+    cf: &'static str,
+    path: PathBuf,
+    /// Entries in the file.
+    count: u64,
+    /// The first entry and every [`MARK_EVERY`]th after it, where a reader may start.
+    marks: Vec<Mark>,
+}
+
+/// An entry of a spilled file: its key, where it begins, and how many entries come before it.
+struct Mark {
+    key: Vec<u8>,
+    offset: u64,
+    index: u64,
+}
+
+impl Spilled {
+    /// Writes `run`'s entries to `path` in key order (each key, then value, after its
+    /// length as a little-endian `u32`; of equal keys the last put), marking every
+    /// [`MARK_EVERY`]th.
+    fn write(run: &SortedRun, path: PathBuf) -> Result<Spilled> {
+        let file = std::fs::File::create(&path).map_err(|e| io_error(&path, e))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let order = run.order();
+        let mut count = 0u64;
+        let mut offset = 0u64;
+        let mut marks = Vec::new();
+        for (i, &at) in order.iter().enumerate() {
+            let entry = &run.entries[at as usize];
+            let key = run.key(entry);
+            // Only puts reach these families: of equal keys the last one written wins.
+            if order
+                .get(i + 1)
+                .is_some_and(|&next| run.key(&run.entries[next as usize]) == key)
+            {
+                continue;
+            }
+            if count % MARK_EVERY == 0 {
+                marks.push(Mark {
+                    key: key.to_vec(),
+                    offset,
+                    index: count,
+                });
+            }
+            let value = run.value(entry);
+            out.write_all(&(key.len() as u32).to_le_bytes())
+                .and_then(|()| out.write_all(key))
+                .and_then(|()| out.write_all(&(value.len() as u32).to_le_bytes()))
+                .and_then(|()| out.write_all(value))
+                .map_err(|e| io_error(&path, e))?;
+            offset += 8 + key.len() as u64 + value.len() as u64;
+            count += 1;
+        }
+        out.flush().map_err(|e| io_error(&path, e))?;
+        Ok(Spilled {
+            cf: run.cf,
+            path,
+            count,
+            marks,
+        })
+    }
+}
+
+/// Keys that cut a family's merge into at most `parts` parts of about equal size: quantiles
+/// of the marks of its spilled files and of every [`MARK_EVERY`]th key of what is left in
+/// memory (each stands for about as many entries). Sorted and distinct; none when the
+/// family is too small to be worth cutting.
+fn split_keys(rest: &SortedRun, order: &[u32], files: &[&Spilled], parts: usize) -> Vec<Vec<u8>> {
+    let total = files.iter().map(|f| f.count).sum::<u64>() + order.len() as u64;
+    if parts < 2 || total < MIN_PART_ENTRIES {
+        return Vec::new();
+    }
+    let mut samples: Vec<&[u8]> = files
+        .iter()
+        .flat_map(|f| f.marks.iter().map(|m| m.key.as_slice()))
+        .chain(
+            order
+                .iter()
+                .step_by(MARK_EVERY as usize)
+                .map(|&at| rest.key(&rest.entries[at as usize])),
+        )
+        .collect();
+    samples.sort_unstable();
+    let mut bounds: Vec<Vec<u8>> = (1..parts)
+        .map(|k| samples[k * samples.len() / parts].to_vec())
+        .collect();
+    bounds.dedup();
+    // A bound equal to the smallest key would leave the first part empty.
+    if bounds.first().map(Vec::as_slice) == samples.first().copied() {
+        bounds.remove(0);
+    }
+    bounds
+}
+
+/// Merges the entries of `files` (oldest first) and of `rest` (sorted by `order`, the
+/// latest) whose keys lie in `lo..hi` (unbounded where `None`), in key order; of equal keys
+/// the latest written is the one given to `out`.
+fn merge_range(
+    rest: &SortedRun,
+    order: &[u32],
+    files: &[&Spilled],
+    lo: Option<&[u8]>,
+    hi: Option<&[u8]>,
+    mut out: impl FnMut(&[u8], &[u8]) -> Result<()>,
+) -> Result<()> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    // Oldest first; what is in memory last.
+    let mut sources: Vec<SpilledSource<'_>> = Vec::with_capacity(files.len() + 1);
+    for spilled in files {
+        sources.push(SpilledSource::open(spilled, lo, hi)?);
+    }
+    let below = |at: &u32, bound: &[u8]| rest.key(&rest.entries[*at as usize]) < bound;
+    let start = lo.map_or(0, |lo| order.partition_point(|at| below(at, lo)));
+    let end = hi.map_or(order.len(), |hi| order.partition_point(|at| below(at, hi)));
+    sources.push(SpilledSource::Memory {
+        run: rest,
+        order: order[start..end].iter().peekable(),
+    });
+    let mut heap = BinaryHeap::with_capacity(sources.len());
+    for (i, source) in sources.iter_mut().enumerate() {
+        if let Some((key, value)) = source.next_entry()? {
+            heap.push(Reverse((key, i, value)));
+        }
+    }
+    while let Some(Reverse((key, i, value))) = heap.pop() {
+        if let Some((k, v)) = sources[i].next_entry()? {
+            heap.push(Reverse((k, i, v)));
+        }
+        // Equal keys pop in source order: the latest source's value is written.
+        if heap.peek().is_some_and(|Reverse((next, _, _))| *next == key) {
+            continue;
+        }
+        out(&key, &value)?;
+    }
+    Ok(())
+}
+
+/// Where [`merge_range`] reads a family's entries from, in key order.
 enum SpilledSource<'a> {
-    /// A spilled run, with the number of entries not read yet.
+    /// A spilled run, with the number of entries not read yet and the key it stops before.
     File {
         path: &'a Path,
         input: std::io::BufReader<std::fs::File>,
         left: u64,
+        hi: Option<&'a [u8]>,
     },
-    /// What is still in memory.
+    /// What is still in memory, the part of it in the range.
     Memory {
         run: &'a SortedRun,
-        order: std::iter::Peekable<std::vec::IntoIter<u32>>,
+        order: std::iter::Peekable<std::slice::Iter<'a, u32>>,
     },
 }
 
-impl SpilledSource<'_> {
+impl<'a> SpilledSource<'a> {
+    /// A spilled file read from its first key at or past `lo` to before `hi`: from the
+    /// last mark below `lo`, skipping what precedes `lo`.
+    fn open(spilled: &'a Spilled, lo: Option<&[u8]>, hi: Option<&'a [u8]>) -> Result<SpilledSource<'a>> {
+        use std::io::{Seek, SeekFrom};
+        let path = spilled.path.as_path();
+        let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+        let mut input = std::io::BufReader::with_capacity(1 << 16, file);
+        let mut left = spilled.count;
+        let Some(lo) = lo else {
+            return Ok(SpilledSource::File {
+                path,
+                input,
+                left,
+                hi,
+            });
+        };
+        let before = spilled.marks.partition_point(|m| m.key.as_slice() < lo);
+        if let Some(mark) = before.checked_sub(1).and_then(|k| spilled.marks.get(k)) {
+            input
+                .seek(SeekFrom::Start(mark.offset))
+                .map_err(|e| io_error(path, e))?;
+            left -= mark.index;
+        }
+        // Entries below `lo`, all before the next mark, are read past.
+        while left > 0 {
+            let mut len = [0u8; 4];
+            input.read_exact(&mut len).map_err(|e| io_error(path, e))?;
+            let mut key = vec![0u8; u32::from_le_bytes(len) as usize];
+            input.read_exact(&mut key).map_err(|e| io_error(path, e))?;
+            if key.as_slice() >= lo {
+                // Back to this entry's start: its length word and key.
+                input
+                    .seek_relative(-(4 + key.len() as i64))
+                    .map_err(|e| io_error(path, e))?;
+                break;
+            }
+            input.read_exact(&mut len).map_err(|e| io_error(path, e))?;
+            input
+                .seek_relative(i64::from(u32::from_le_bytes(len)))
+                .map_err(|e| io_error(path, e))?;
+            left -= 1;
+        }
+        Ok(SpilledSource::File {
+            path,
+            input,
+            left,
+            hi,
+        })
+    }
+
     fn next_entry(&mut self) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
         match self {
-            SpilledSource::File { path, input, left } => {
+            SpilledSource::File {
+                path,
+                input,
+                left,
+                hi,
+            } => {
                 if *left == 0 {
                     return Ok(None);
                 }
@@ -884,17 +1082,21 @@ impl SpilledSource<'_> {
                     Ok(bytes)
                 };
                 let key = read().map_err(|e| io_error(path, e))?;
+                if hi.is_some_and(|hi| key.as_slice() >= hi) {
+                    *left = 0;
+                    return Ok(None);
+                }
                 let value = read().map_err(|e| io_error(path, e))?;
                 Ok(Some((key, value)))
             }
             SpilledSource::Memory { run, order } => {
                 // Of equal keys (all puts), the last one written.
-                while let Some(at) = order.next() {
+                while let Some(&at) = order.next() {
                     let entry = &run.entries[at as usize];
                     let key = run.key(entry);
                     if order
                         .peek()
-                        .is_some_and(|&next| run.key(&run.entries[next as usize]) == key)
+                        .is_some_and(|&&next| run.key(&run.entries[next as usize]) == key)
                     {
                         continue;
                     }
@@ -931,6 +1133,62 @@ mod tests {
             let b = a + gap;
             let reference = (a.saturating_add(1)..b).any(|id| id < next && !space.free.contains(id));
             prop_assert_eq!(space.foreign_between(a, b), reference);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// A merge cut into parts, at the keys `split_keys` picks or at any others, gives in
+        /// order exactly the entries a map would hold after every run's puts in order.
+        #[test]
+        fn merged_parts_are_the_latest_entries_in_key_order(
+            runs in proptest::collection::vec(
+                proptest::collection::vec((0u32..20_000, 0u8..4), 0..3_000),
+                1..5,
+            ),
+            cuts in proptest::collection::vec(0u32..21_000, 0..4),
+            parts in 1usize..5,
+        ) {
+            let dir = tempfile::tempdir().expect("a temporary folder");
+            let key = |k: u32| format!("key-{k:06}").into_bytes();
+            let mut reference = std::collections::BTreeMap::new();
+            let mut files = Vec::new();
+            let mut rest = SortedRun::new(CF_NAMES);
+            for (n, entries) in runs.iter().enumerate() {
+                let mut run = SortedRun::new(CF_NAMES);
+                for &(k, v) in entries {
+                    run.add(&key(k), &[v], Write::Put);
+                    reference.insert(key(k), vec![v]);
+                }
+                if n + 1 == runs.len() {
+                    rest = run;
+                } else {
+                    files.push(Spilled::write(&run, dir.path().join(format!("{n}.spill"))).expect("spilled"));
+                }
+            }
+            let files: Vec<&Spilled> = files.iter().collect();
+            let order = rest.order();
+            let expected: Vec<(Vec<u8>, Vec<u8>)> = reference.into_iter().collect();
+            let mut chosen = split_keys(&rest, &order, &files, parts);
+            prop_assert!(chosen.windows(2).all(|w| w[0] < w[1]));
+            prop_assert!(chosen.len() < parts.max(1));
+            let mut arbitrary: Vec<Vec<u8>> = cuts.iter().map(|&k| key(k)).collect();
+            arbitrary.sort();
+            arbitrary.dedup();
+            for bounds in [std::mem::take(&mut chosen), arbitrary] {
+                let mut merged = Vec::new();
+                for k in 0..=bounds.len() {
+                    let lo = k.checked_sub(1).map(|b| bounds[b].as_slice());
+                    let hi = bounds.get(k).map(Vec::as_slice);
+                    merge_range(&rest, &order, &files, lo, hi, |key, value| {
+                        merged.push((key.to_vec(), value.to_vec()));
+                        Ok(())
+                    })
+                    .expect("merged");
+                }
+                prop_assert_eq!(&merged, &expected);
+            }
         }
     }
 }

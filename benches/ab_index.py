@@ -86,7 +86,8 @@ def main():
     ap.add_argument("--tree", required=True, help="a repository to copy (never modified)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated: " + ", ".join(SCENARIOS))
-    ap.add_argument("--work", default="/tmp/semgraph-bench-ab", help="scratch folder (removed first)")
+    ap.add_argument("--work", default="/tmp/semgraph-bench-ab",
+                    help="scratch folder (made, removed at the end; an existing one only if this script made it or it is empty)")
     args = ap.parse_args()
     scenarios = [s for s in args.scenarios.split(",") if s]
     unknown = [s for s in scenarios if s not in SCENARIOS]

@@ -702,7 +702,7 @@ impl Stager {
             out.finish()
         };
         // Part k holds the keys from bound k - 1 (inclusive) to bound k (exclusive).
-        let ranges: Vec<(Option<&[u8]>, Option<&[u8]>)> = (0..=bounds.len())
+        let ranges: Vec<KeyRange<'_>> = (0..=bounds.len())
             .map(|k| {
                 (
                     k.checked_sub(1).map(|b| bounds[b].as_slice()),
@@ -856,6 +856,10 @@ const MARK_EVERY: u64 = 1_024;
 /// one part: a thread costs more than it saves.
 const MIN_PART_ENTRIES: u64 = 4 * MARK_EVERY;
 
+/// Part of a family's keys: from the first (inclusive) to the second (exclusive), unbounded
+/// where `None`.
+type KeyRange<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
+
 /// A run of `names` or `links` written out past the budget (see [`Stager::spill`]).
 struct Spilled {
     cf: &'static str,
@@ -894,7 +898,7 @@ impl Spilled {
             {
                 continue;
             }
-            if count % MARK_EVERY == 0 {
+            if count.is_multiple_of(MARK_EVERY) {
                 marks.push(Mark {
                     key: key.to_vec(),
                     offset,

@@ -680,13 +680,20 @@ impl Stager {
     ///
     /// This is the longest write at the end of a run (every name key of the product), and
     /// the indexing thread waits for it: the key range is cut into as many parts as there
-    /// are cores, at keys the spilled files marked, and each part is merged into its own
-    /// files on its own thread. A part's files hold only its keys, so no two overlap.
+    /// are cores (at most [`MAX_PARTS`]), at keys the spilled files marked, and each part is
+    /// merged into its own files on its own thread. A part's files hold only its keys, so no
+    /// two overlap.
     fn merge(&self, rest: &SortedRun, spilled: &[Spilled]) -> Result<Vec<PathBuf>> {
         let cf = rest.cf;
         let files: Vec<&Spilled> = spilled.iter().filter(|s| s.cf == cf).collect();
         let order = rest.order();
-        let parts = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Each part reads every spilled file of the family: the parts are bounded so that
+        // a many-core machine and a product of many spills do not open more than
+        // `MAX_OPEN_SPILLS` files between them.
+        let parts = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_PARTS)
+            .min((MAX_OPEN_SPILLS / files.len().max(1)).max(1));
         let bounds = split_keys(rest, &order, &files, parts);
         let options = store::cf_options(cf, &self.store.inner.cache);
         let ids = (cf != CF_NAMES).then_some(&self.ids);
@@ -852,9 +859,14 @@ impl Stager {
 /// Entries of a spilled file between which a merge of part of the key range may start
 /// reading it: one every [`MARK_EVERY`] entries.
 const MARK_EVERY: u64 = 1_024;
-/// Fewer entries than this (over the family's spilled and in-memory runs) are merged as
-/// one part: a thread costs more than it saves.
+/// Entries a part of a merge holds at least (over the family's spilled and in-memory runs):
+/// below that, a thread costs more than it saves.
 const MIN_PART_ENTRIES: u64 = 4 * MARK_EVERY;
+/// Parts a merge is cut into at most: it runs beside the other families' writers, and the
+/// commit waits for the slowest of them.
+const MAX_PARTS: usize = 4;
+/// Spilled files the parts of one merge may hold open together.
+const MAX_OPEN_SPILLS: usize = 256;
 
 /// Part of a family's keys: from the first (inclusive) to the second (exclusive), unbounded
 /// where `None`.
@@ -926,11 +938,14 @@ impl Spilled {
 
 /// Keys that cut a family's merge into at most `parts` parts of about equal size: quantiles
 /// of the marks of its spilled files and of every [`MARK_EVERY`]th key of what is left in
-/// memory (each stands for about as many entries). Sorted and distinct; none when the
-/// family is too small to be worth cutting.
+/// memory (each stands for about as many entries), with no more parts than
+/// [`MIN_PART_ENTRIES`] allows. Sorted and distinct; none when the family is too small to be
+/// worth cutting.
 fn split_keys(rest: &SortedRun, order: &[u32], files: &[&Spilled], parts: usize) -> Vec<Vec<u8>> {
     let total = files.iter().map(|f| f.count).sum::<u64>() + order.len() as u64;
-    if parts < 2 || total < MIN_PART_ENTRIES {
+    // Every part of at least `MIN_PART_ENTRIES`.
+    let parts = parts.min(usize::try_from(total / MIN_PART_ENTRIES).unwrap_or(usize::MAX));
+    if parts < 2 {
         return Vec::new();
     }
     let mut samples: Vec<&[u8]> = files
@@ -1177,6 +1192,8 @@ mod tests {
             let mut chosen = split_keys(&rest, &order, &files, parts);
             prop_assert!(chosen.windows(2).all(|w| w[0] < w[1]));
             prop_assert!(chosen.len() < parts.max(1));
+            let total = files.iter().map(|f| f.count).sum::<u64>() + order.len() as u64;
+            prop_assert!(chosen.is_empty() || (chosen.len() as u64 + 1) * MIN_PART_ENTRIES <= total);
             let mut arbitrary: Vec<Vec<u8>> = cuts.iter().map(|&k| key(k)).collect();
             arbitrary.sort();
             arbitrary.dedup();

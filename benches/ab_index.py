@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+import scratch
+
 SCENARIOS = ("full", "one-file", "declaration")
 # Keys of the status snapshot that differ between two runs of the same graph.
 VOLATILE = {"timings", "last_run", "runs", "generation", "indexed_at", "duration_ms", "seconds",
@@ -87,24 +89,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated: " + ", ".join(SCENARIOS))
     ap.add_argument("--work", default="/tmp/semgraph-bench-ab",
-                    help="scratch folder (made, removed at the end; an existing one only if this script made it or it is empty)")
+                    help=scratch.HELP)
     args = ap.parse_args()
     scenarios = [s for s in args.scenarios.split(",") if s]
     unknown = [s for s in scenarios if s not in SCENARIOS]
     if unknown:
         sys.exit(f"unknown scenario(s) {unknown}; choose from {', '.join(SCENARIOS)}")
     binaries = {"A": Path(args.a).resolve(), "B": Path(args.b).resolve()}
-    work = Path(args.work)
-    marker = work / ".semgraph-bench-ab"
-    if work.exists():
-        # Only a folder this script made (or an empty one) is removed: a mistyped --work
-        # must not cost anyone a directory.
-        if not (marker.exists() or (work.is_dir() and not any(work.iterdir()))):
-            sys.exit(f"--work {work} exists and is not a scratch folder of this script; "
-                     "name a new or empty folder")
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
-    marker.touch()
+    work = scratch.fresh(args.work, ".semgraph-bench-ab")
     tree = work / Path(args.tree).name
     shutil.copytree(args.tree, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     java = sorted(str(p) for p in tree.rglob("*.java") if "/src/main/" in str(p))

@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+import scratch
+
 
 def index(bin_path, tree, store, full=False):
     cmd = [str(bin_path), "index", "--store", str(store)]
@@ -66,19 +68,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", required=True, help="the semgraph binary")
     ap.add_argument("--tree", required=True, help="a repository to copy (never modified)")
-    ap.add_argument("--work", default="/tmp/semgraph-bench-incremental", help="scratch folder (made, removed at the end; an existing one only if this script made it or it is empty)")
+    ap.add_argument("--work", default="/tmp/semgraph-bench-incremental", help=scratch.HELP)
     args = ap.parse_args()
-    work = Path(args.work)
-    marker = work / ".semgraph-bench-incremental"
-    if work.exists():
-        # Only a folder this script made (or an empty one) is removed: a mistyped --work
-        # must not cost anyone a directory.
-        if not (marker.exists() or (work.is_dir() and not any(work.iterdir()))):
-            sys.exit(f"--work {work} exists and is not a scratch folder of this script; "
-                     "name a new or empty folder")
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
-    marker.touch()
+    work = scratch.fresh(args.work, ".semgraph-bench-incremental")
     tree = work / Path(args.tree).name
     shutil.copytree(args.tree, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     store = work / "store"

@@ -882,11 +882,11 @@ struct Spilled {
     marks: Vec<Mark>,
 }
 
-/// An entry of a spilled file: its key, where it begins, and how many entries come before it.
+/// An entry of a spilled file: its key and where it begins (the `k`th mark is entry
+/// `k * MARK_EVERY`).
 struct Mark {
     key: Vec<u8>,
     offset: u64,
-    index: u64,
 }
 
 impl Spilled {
@@ -914,7 +914,6 @@ impl Spilled {
                 marks.push(Mark {
                     key: key.to_vec(),
                     offset,
-                    index: count,
                 });
             }
             let value = run.value(entry);
@@ -1048,11 +1047,11 @@ impl<'a> SpilledSource<'a> {
             });
         };
         let before = spilled.marks.partition_point(|m| m.key.as_slice() < lo);
-        if let Some(mark) = before.checked_sub(1).and_then(|k| spilled.marks.get(k)) {
+        if let Some(k) = before.checked_sub(1) {
             input
-                .seek(SeekFrom::Start(mark.offset))
+                .seek(SeekFrom::Start(spilled.marks[k].offset))
                 .map_err(|e| io_error(path, e))?;
-            left -= mark.index;
+            left -= k as u64 * MARK_EVERY;
         }
         // Entries below `lo`, all before the next mark, are read past.
         while left > 0 {

@@ -52,15 +52,6 @@ pub use cache::IndexMode;
 /// Code files parsed at once: bounds the source text held in memory.
 const CHUNK: usize = 64;
 
-/// Code files read and parsed at once in the first pass (declarations). Each chunk ends
-/// where the pool's workers wait for its last file, so fewer, larger chunks leave the cores
-/// idle less often; this matters most when other work shares the cores (spring-boot, a
-/// full index beside a build on the same two cores: 17.7 → 15.9 s; alone: one changed
-/// file 3.65 → 3.47 s, a full index within the noise). The first pass holds at most three of
-/// them (text and facts, some tens of MB) well before the run's peak, which comes in the
-/// second pass, whose chunks stay at [`CHUNK`].
-const DECLARATIONS_CHUNK: usize = 256;
-
 /// Jira exports larger than this are skipped with a warning (a search-API page is a few
 /// MB; the limit only stops a wrong path from reading a disk image into memory).
 const MAX_JIRA_EXPORT_BYTES: u64 = 256 << 20;
@@ -1190,7 +1181,7 @@ fn index_code(
             })
             .collect())
     };
-    ahead::write_one_ahead(sources.chunks(DECLARATIONS_CHUNK), prepare, |chunk, parsed| {
+    ahead::write_one_ahead(sources.chunks(CHUNK), prepare, |chunk, parsed| {
         let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
         let mut files: Vec<(String, CodeFile)> = Vec::with_capacity(chunk.len());
         for (f, (warnings, read)) in chunk.iter().zip(parsed) {

@@ -627,14 +627,7 @@ impl Stager {
                 .iter_mut()
                 .map(|run| scope.spawn(move || this.merge(run, spilled)))
                 .collect();
-            let joined = |w: std::thread::ScopedJoinHandle<'_, Result<Files>>| {
-                w.join().unwrap_or_else(|_| {
-                    Err(StoreError::Invalid {
-                        what: "index run",
-                        reason: "a thread writing its files panicked".into(),
-                    })
-                })
-            };
+            let joined = |w| joined(w, "a thread writing its files panicked");
             (
                 workers.into_iter().map(joined).collect(),
                 merges.into_iter().map(joined).collect(),
@@ -728,14 +721,7 @@ impl Stager {
                 .collect();
             workers
                 .into_iter()
-                .map(|w| {
-                    w.join().unwrap_or_else(|_| {
-                        Err(StoreError::Invalid {
-                            what: "index run",
-                            reason: "a thread merging its files panicked".into(),
-                        })
-                    })
-                })
+                .map(|w| joined(w, "a thread merging its files panicked"))
                 .collect()
         });
         let mut paths = Vec::new();
@@ -854,6 +840,26 @@ impl Stager {
         self.pending.clear();
         Ok(())
     }
+}
+
+/// What a scoped writer thread returned; its panic is an error of the run, said as `panicked`.
+fn joined<T>(worker: std::thread::ScopedJoinHandle<'_, Result<T>>, panicked: &str) -> Result<T> {
+    worker.join().unwrap_or_else(|_| {
+        Err(StoreError::Invalid {
+            what: "index run",
+            reason: panicked.into(),
+        })
+    })
+}
+
+/// One field of a spilled entry (a key or a value): its length as a little-endian `u32`,
+/// then its bytes.
+fn read_field(input: &mut impl Read) -> std::io::Result<Vec<u8>> {
+    let mut len = [0u8; 4];
+    input.read_exact(&mut len)?;
+    let mut bytes = vec![0u8; u32::from_le_bytes(len) as usize];
+    input.read_exact(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Entries of a spilled file between which a merge of part of the key range may start
@@ -1055,10 +1061,7 @@ impl<'a> SpilledSource<'a> {
         }
         // Entries below `lo`, all before the next mark, are read past.
         while left > 0 {
-            let mut len = [0u8; 4];
-            input.read_exact(&mut len).map_err(|e| io_error(path, e))?;
-            let mut key = vec![0u8; u32::from_le_bytes(len) as usize];
-            input.read_exact(&mut key).map_err(|e| io_error(path, e))?;
+            let key = read_field(&mut input).map_err(|e| io_error(path, e))?;
             if key.as_slice() >= lo {
                 // Back to this entry's start: its length word and key.
                 input
@@ -1066,6 +1069,7 @@ impl<'a> SpilledSource<'a> {
                     .map_err(|e| io_error(path, e))?;
                 break;
             }
+            let mut len = [0u8; 4];
             input.read_exact(&mut len).map_err(|e| io_error(path, e))?;
             input
                 .seek_relative(i64::from(u32::from_le_bytes(len)))
@@ -1092,19 +1096,12 @@ impl<'a> SpilledSource<'a> {
                     return Ok(None);
                 }
                 *left -= 1;
-                let mut read = || -> std::io::Result<Vec<u8>> {
-                    let mut len = [0u8; 4];
-                    input.read_exact(&mut len)?;
-                    let mut bytes = vec![0u8; u32::from_le_bytes(len) as usize];
-                    input.read_exact(&mut bytes)?;
-                    Ok(bytes)
-                };
-                let key = read().map_err(|e| io_error(path, e))?;
+                let key = read_field(input).map_err(|e| io_error(path, e))?;
                 if hi.is_some_and(|hi| key.as_slice() >= hi) {
                     *left = 0;
                     return Ok(None);
                 }
-                let value = read().map_err(|e| io_error(path, e))?;
+                let value = read_field(input).map_err(|e| io_error(path, e))?;
                 Ok(Some((key, value)))
             }
             SpilledSource::Memory { run, order } => {

@@ -107,4 +107,39 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         "{}",
         impact.markdown
     );
+    assert!(
+        impact
+            .markdown
+            .contains("1 direct production callers (1 of them only possibly"),
+        "{}",
+        impact.markdown
+    );
+
+    // One certain direct caller and one possible one: only the possible one is counted apart.
+    let impact = ask(
+        &store,
+        "recipes",
+        "impact",
+        &[("target", "com.x.Pricing.price(String, int)")],
+    );
+    assert!(
+        impact
+            .markdown
+            .contains("2 direct production callers (1 of them only possibly"),
+        "{}",
+        impact.markdown
+    );
+    let impact_json = impact.json_value();
+    let marked: Vec<&serde_json::Value> = impact_json["callers"]
+        .as_array()
+        .expect("callers")
+        .iter()
+        .filter(|r| r.get("ambiguous").is_some())
+        .collect();
+    assert_eq!(marked.len(), 1, "{}", impact.json);
+    assert!(
+        marked[0]["method"].to_string().contains("total"),
+        "{}",
+        impact.json
+    );
 }

@@ -465,18 +465,22 @@ fn walk_callers(
             cut = true;
             break;
         }
-        let mut next: Vec<u32> = Vec::new();
+        // The level's callers with what each reaches, added to `parents` at once: the map
+        // grows once per level instead of rehashing as a large level fills it.
+        let mut found: Vec<(u32, (u32, Via))> = Vec::new();
         let mut open = true;
         callers_one_hop(adj, &frontier, |caller, below, via| {
             if open && mark(caller) {
-                next.push(caller);
-                parents.insert(caller, (below, via));
-                open = more(level, reached + next.len() as u64);
+                found.push((caller, (below, via)));
+                open = more(level, reached + found.len() as u64);
             }
         });
-        if next.is_empty() {
+        if found.is_empty() {
             break;
         }
+        let mut next: Vec<u32> = found.iter().map(|&(caller, _)| caller).collect();
+        parents.reserve(found.len());
+        parents.extend(found);
         next.sort_unstable();
         reached += next.len() as u64;
         layers.push(RoaringBitmap::from_sorted_iter(next.iter().copied()).unwrap_or_default());
@@ -487,6 +491,23 @@ fn walk_callers(
         }
     }
     (layers, parents, cut)
+}
+
+/// Each `(node, neighbour)` pair one `kind` edge away in `dir` from a node of `nodes`. For a
+/// kind few nodes have (Produces, Writes), the page's kind bits rule out the others without
+/// reading their lists: a set of methods reached by a walk up the callers was read in the
+/// other direction, so each list read here would be a cache miss.
+pub(crate) fn edges_of_kind(
+    adj: &Adjacency,
+    nodes: &RoaringBitmap,
+    dir: Direction,
+    kind: EdgeKind,
+) -> Vec<(u32, u32)> {
+    nodes
+        .iter()
+        .filter(|&n| adj.has_edges(NodeId(n), dir, kind))
+        .flat_map(|n| adj.neighbors(NodeId(n), dir, kind).map(move |t| (n, t.0)))
+        .collect()
 }
 
 /// The endpoints and entry points whose handler is in `methods` (Serves edges into them).

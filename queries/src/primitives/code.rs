@@ -399,57 +399,59 @@ fn via_name(v: Via) -> &'static str {
 /// number of candidates (the indexer writes it; see `docs/storage-format.md`).
 const AMBIGUOUS_VIA: &str = "ambiguous:";
 
-/// For a direct call of `callee` by `caller` that the indexer could not tell apart from
-/// other overloads: the number of candidates.
-pub(crate) fn call_ambiguity(ctx: &Ctx<'_>, caller: u32, callee: u32) -> Result<Option<u32>, QueryError> {
-    let attrs = ctx
-        .snap
-        .edge_attrs(&[(NodeId(caller), EdgeKind::Calls, NodeId(callee))])?;
-    Ok(attrs
-        .into_iter()
-        .flatten()
-        .find_map(|a| a.via?.strip_prefix(AMBIGUOUS_VIA)?.parse().ok()))
-}
-
 /// Overrides of overrides followed this far when a virtual call's targets are listed.
 const MAX_DISPATCH_HOPS: usize = 16;
 
-/// Call-site lines of `caller` calling `callee`, or one of the methods `callee` overrides
-/// (directly or through intermediate overrides).
-pub(crate) fn call_lines(ctx: &Ctx<'_>, caller: u32, callee: u32, via: Via) -> Result<Vec<u32>, QueryError> {
-    Ok(call_lines_many(ctx, &[(caller, callee, via)])?
-        .pop()
-        .unwrap_or_default())
+/// What the stored facts of one call say: where it is made and, for a direct call the
+/// indexer could not tell apart from other overloads, how many candidates it may reach.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct CallSites {
+    /// Call-site lines, sorted, each once.
+    pub(crate) lines: Vec<u32>,
+    /// For a direct call (`Via::Call`) written `ambiguous:N`: N.
+    pub(crate) ambiguous: Option<u32>,
 }
 
-/// [`call_lines`] of many (caller, callee, how) at once, in one batched read of the edge
-/// facts, in the order asked.
-pub(crate) fn call_lines_many(ctx: &Ctx<'_>, calls: &[(u32, u32, Via)]) -> Result<Vec<Vec<u32>>, QueryError> {
+/// The [`CallSites`] of many (caller, callee, how) at once, in one batched read of the edge
+/// facts, in the order asked: a row per call costs no read of its own. The lines of a call
+/// through interface dispatch are those of the caller's calls to `callee` and to the
+/// methods it overrides or implements.
+pub(crate) fn call_sites_many(
+    ctx: &Ctx<'_>,
+    calls: &[(u32, u32, Via)],
+) -> Result<Vec<CallSites>, QueryError> {
     let mut edges: Vec<(NodeId, EdgeKind, NodeId)> = Vec::with_capacity(calls.len());
-    let mut owner: Vec<usize> = Vec::with_capacity(calls.len());
+    // The call each edge read belongs to, and whether it is the call's own edge.
+    let mut owner: Vec<(usize, bool)> = Vec::with_capacity(calls.len());
     for (i, &(caller, callee, via)) in calls.iter().enumerate() {
         edges.push((NodeId(caller), EdgeKind::Calls, NodeId(callee)));
-        owner.push(i);
+        owner.push((i, via == Via::Call));
         if via == Via::Dispatch {
             for k in [EdgeKind::Overrides, EdgeKind::Implements] {
                 for c in ctx.neighbors(NodeId(callee), Direction::Out, k) {
                     edges.push((NodeId(caller), EdgeKind::Calls, NodeId(c)));
-                    owner.push(i);
+                    owner.push((i, false));
                 }
             }
         }
     }
-    let mut lines: Vec<Vec<u32>> = vec![Vec::new(); calls.len()];
-    for (attrs, &i) in ctx.snap.edge_attrs(&edges)?.into_iter().zip(&owner) {
+    let mut sites: Vec<CallSites> = vec![CallSites::default(); calls.len()];
+    for (attrs, &(i, direct)) in ctx.snap.edge_attrs(&edges)?.into_iter().zip(&owner) {
         if let Some(a) = attrs {
-            lines[i].extend(a.lines);
+            if direct {
+                sites[i].ambiguous = a
+                    .via
+                    .as_deref()
+                    .and_then(|v| v.strip_prefix(AMBIGUOUS_VIA)?.parse().ok());
+            }
+            sites[i].lines.extend(a.lines);
         }
     }
-    for l in &mut lines {
-        l.sort_unstable();
-        l.dedup();
+    for s in &mut sites {
+        s.lines.sort_unstable();
+        s.lines.dedup();
     }
-    Ok(lines)
+    Ok(sites)
 }
 
 pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Document, QueryError> {
@@ -483,22 +485,19 @@ pub(crate) fn callers(ctx: &Ctx<'_>, args: &Args, dir: Direction) -> Result<Docu
                 Direction::Out => (next, n.id.0),
             };
             calls.push((caller, callee, via));
-            let ambiguous = match via {
-                Via::Call => call_ambiguity(ctx, caller, callee)?,
-                _ => None,
-            };
             rows.push(CallRow {
                 depth: d + 1,
                 method: NodeRef::of(ctx, &n),
                 next_to: below.get(&next).map(method_display).unwrap_or_default(),
                 via: via_name(via),
                 lines: Vec::new(),
-                ambiguous,
+                ambiguous: None,
             });
         }
     }
-    for (row, lines) in rows.iter_mut().zip(call_lines_many(ctx, &calls)?) {
-        row.lines = lines;
+    for (row, sites) in rows.iter_mut().zip(call_sites_many(ctx, &calls)?) {
+        row.lines = sites.lines;
+        row.ambiguous = sites.ambiguous;
     }
     rows.sort_by(|a, b| {
         (a.depth, &a.method.product, a.method.display()).cmp(&(

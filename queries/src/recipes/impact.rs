@@ -16,10 +16,10 @@ use serde::Serialize;
 
 use super::{header, more, ROWS};
 use crate::error::QueryError;
-use crate::graph::{blast_radius_until, reached_entry_points, Ctx, Via};
+use crate::graph::{blast_radius_until, edges_of_kind, reached_entry_points, Ctx, Via};
 use crate::mermaid::{Flowchart, Line, Shape};
 use crate::params::Args;
-use crate::primitives::code::{call_ambiguity, call_lines, call_lines_many};
+use crate::primitives::code::call_sites_many;
 use crate::primitives::docs::{issue_row, issues_table, IssueRow};
 use crate::primitives::{method_display, NodeRef};
 use crate::render::{document, tick, Md};
@@ -51,6 +51,10 @@ pub(crate) struct CallerRow {
     /// reach the change at all).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) ambiguous: Option<u32>,
+    /// The call-site lines `site` names (the source snippet of a direct caller is cut
+    /// around the first).
+    #[serde(skip)]
+    pub(crate) lines: Vec<u32>,
 }
 
 #[derive(Serialize)]
@@ -99,8 +103,6 @@ struct Snippet {
 /// What [`consolidate`] finds: the parts of an impact answer that do not depend on how the
 /// changed methods were named.
 pub(crate) struct Consolidated {
-    /// For each reached method: the method below it and how it reaches it.
-    pub(crate) parents: crate::graph::Parents,
     /// The nodes read so far, by id (seeds, callers shown, HTTP callers).
     pub(crate) by_id: HashMap<u32, Node>,
     /// Production callers by depth, at most [`ROWS`] per depth, with call sites.
@@ -272,7 +274,6 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     })?;
     let title = format!("Impact of {target}");
     let Consolidated {
-        parents,
         by_id,
         mut callers,
         callers_total,
@@ -323,9 +324,7 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 continue;
             };
             let first = n.span.map(|s| s.start_line).unwrap_or(1);
-            let (below, via) = parents.get(&n.id.0).copied().unwrap_or((n.id.0, Via::Call));
-            let lines = call_lines(ctx, n.id.0, below, via)?;
-            let code = match lines.first() {
+            let code = match c.lines.first() {
                 Some(&at) => excerpt(&text, first, at, 2),
                 None => excerpt(&text, first, first, 3),
             };
@@ -509,6 +508,7 @@ pub(crate) fn consolidate(
                         method: r,
                         via: via_word(via),
                         ambiguous: None,
+                        lines: Vec::new(),
                     };
                     (row, below, via)
                 })
@@ -532,33 +532,39 @@ pub(crate) fn consolidate(
                 .collect();
             let rows: Vec<CallerRow> = rows
                 .into_iter()
-                .zip(call_lines_many(ctx, &calls)?)
-                .map(
-                    |((mut row, below, via), lines)| -> Result<CallerRow, QueryError> {
-                        if via == Via::Call {
-                            row.ambiguous = call_ambiguity(ctx, row.method.id, below)?;
-                        }
-                        if let (Some(f), Some(_)) = (&row.method.file, lines.first()) {
-                            row.site = format!(
-                                "{f}:{}",
-                                lines.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
-                            );
-                        }
-                        Ok(row)
-                    },
-                )
-                .collect::<Result<_, _>>()?;
+                .zip(call_sites_many(ctx, &calls)?)
+                .map(|((mut row, ..), sites)| {
+                    row.ambiguous = sites.ambiguous;
+                    if let (Some(f), Some(_)) = (&row.method.file, sites.lines.first()) {
+                        row.site = format!(
+                            "{f}:{}",
+                            sites
+                                .lines
+                                .iter()
+                                .map(u32::to_string)
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        );
+                    }
+                    row.lines = sites.lines;
+                    row
+                })
+                .collect();
             let direct_layer = layers.first().map(|l| l - test_flagged).unwrap_or_default();
             let direct = direct_layer.len();
-            // Direct callers whose call may reach another overload instead: counted apart.
-            let mut possible = 0u64;
-            for id in &direct_layer {
-                if let Some(&(below, Via::Call)) = parents.get(&id) {
-                    if call_ambiguity(ctx, id, below)?.is_some() {
-                        possible += 1;
-                    }
-                }
-            }
+            // Direct callers whose call may reach another overload instead: counted apart,
+            // from one batched read of their calls' facts.
+            let direct_calls: Vec<(u32, u32, Via)> = direct_layer
+                .iter()
+                .filter_map(|id| match parents.get(&id) {
+                    Some(&(below, Via::Call)) => Some((id, below, Via::Call)),
+                    _ => None,
+                })
+                .collect();
+            let possible = call_sites_many(ctx, &direct_calls)?
+                .iter()
+                .filter(|s| s.ambiguous.is_some())
+                .count();
             let apart = if possible > 0 {
                 format!(" ({possible} of them only possibly: one of several possible targets)")
             } else {
@@ -659,14 +665,7 @@ pub(crate) fn consolidate(
         "topics produced and their consumers",
         || -> Result<_, QueryError> {
             // Edges from the adjacency, then one batched read for the nodes they reach.
-            let produced: Vec<(u32, u32)> = reach
-                .iter()
-                .flat_map(|m| {
-                    ctx.neighbors(NodeId(m), Direction::Out, EdgeKind::Produces)
-                        .into_iter()
-                        .map(move |t| (m, t))
-                })
-                .collect();
+            let produced = edges_of_kind(ctx.adj(), &reach, Direction::Out, EdgeKind::Produces);
             let topic_ids: BTreeSet<u32> = produced.iter().map(|&(_, t)| t).collect();
             let consumed: Vec<(u32, u32)> = topic_ids
                 .iter()
@@ -726,14 +725,7 @@ pub(crate) fn consolidate(
 
     // Tables written by the change or its callers.
     let tables_written = trace.step("tables written", || -> Result<_, QueryError> {
-        let written: Vec<(u32, u32)> = reach
-            .iter()
-            .flat_map(|m| {
-                ctx.neighbors(NodeId(m), Direction::Out, EdgeKind::Writes)
-                    .into_iter()
-                    .map(move |t| (m, t))
-            })
-            .collect();
+        let written = edges_of_kind(ctx.adj(), &reach, Direction::Out, EdgeKind::Writes);
         let loaded = ctx.load_map(written.iter().flat_map(|&(m, t)| [m, t]))?;
         let mut merged: BTreeMap<u32, TableRow> = BTreeMap::new();
         for (m, t) in written {
@@ -803,7 +795,6 @@ pub(crate) fn consolidate(
     )?;
 
     Ok(Consolidated {
-        parents,
         by_id,
         callers,
         callers_total,

@@ -23,6 +23,11 @@ fn ask(store: &Store, domain: &str, endpoint: &str, params: &[(&str, &str)]) -> 
     }
 }
 
+/// Asserts that `doc`'s markdown contains `text`, showing the document when it does not.
+fn says(doc: &Document, text: &str) {
+    assert!(doc.markdown.contains(text), "{}", doc.markdown);
+}
+
 #[test]
 fn a_call_between_overloads_is_marked_and_said_one_of_n() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -56,12 +61,8 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         "callers",
         &[("fqn", "com.x.Pricing.price(Line, int)")],
     );
-    assert!(
-        callers.markdown.contains("call (one of 2 possible targets)"),
-        "{}",
-        callers.markdown
-    );
-    assert!(callers.markdown.contains("Cart.total"), "{}", callers.markdown);
+    says(&callers, "call (one of 2 possible targets)");
+    says(&callers, "Cart.total");
     let callers_json = callers.json_value();
     let rows = callers_json["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), 1, "{}", callers.json);
@@ -102,18 +103,8 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         "impact",
         &[("target", "com.x.Pricing.price(Line, int)")],
     );
-    assert!(
-        impact.markdown.contains("one of 2 possible targets"),
-        "{}",
-        impact.markdown
-    );
-    assert!(
-        impact
-            .markdown
-            .contains("1 direct production callers (1 of them only possibly"),
-        "{}",
-        impact.markdown
-    );
+    says(&impact, "one of 2 possible targets");
+    says(&impact, "1 direct production callers (1 of them only possibly");
 
     // One certain direct caller and one possible one: only the possible one is counted apart.
     let impact = ask(
@@ -122,13 +113,7 @@ fn a_call_between_overloads_is_marked_and_said_one_of_n() {
         "impact",
         &[("target", "com.x.Pricing.price(String, int)")],
     );
-    assert!(
-        impact
-            .markdown
-            .contains("2 direct production callers (1 of them only possibly"),
-        "{}",
-        impact.markdown
-    );
+    says(&impact, "2 direct production callers (1 of them only possibly");
     let impact_json = impact.json_value();
     let marked: Vec<&serde_json::Value> = impact_json["callers"]
         .as_array()

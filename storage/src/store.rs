@@ -278,12 +278,14 @@ impl Default for StoreOptions {
 impl StoreOptions {
     /// For a process that only indexes (`semgraph index`): it reads each cached fact once
     /// or twice and serves no questions, so a block cache that holds the index and filter
-    /// partitions it looks through is enough, its sorted runs are written out at half the
-    /// size, and it keeps no adjacency in memory.
+    /// partitions it looks through is enough, its sorted runs are written out at a quarter
+    /// of the size, and it keeps no adjacency in memory. (On spring-boot, sorted runs of
+    /// 16 MB rather than 32 lower the peak by 16 MB at the same wall time: the staging
+    /// thread writes more, smaller files, on the core the parse leaves idle.)
     pub fn for_indexing() -> StoreOptions {
         StoreOptions {
             block_cache_bytes: 16 << 20,
-            staging_bytes: staging::DEFAULT_STAGING_BYTES / 2,
+            staging_bytes: staging::DEFAULT_STAGING_BYTES / 4,
             serves_queries: false,
         }
     }

@@ -170,7 +170,11 @@ impl ProductTypes {
     }
 
     /// The graph's parameter spelling of method `m` of product type `declaring`.
-    fn key_params(&self, declaring: &tm::TypeInfo, m: &tm::MethodInfo) -> Option<&[String]> {
+    fn key_params(
+        &self,
+        declaring: &tm::TypeInfo,
+        m: &tm::MethodInfo,
+    ) -> Option<&[crate::typemodel::ty::Name]> {
         match &self.own {
             Some(own) if own.declares(&declaring.binary) => own.key_params(declaring, m),
             _ => self.model.key_params(declaring, m),
@@ -388,7 +392,7 @@ impl Scope<'_> {
         Some(MethodKey {
             type_fqn: f.declaring.fqn.to_string(),
             name: f.method.name.to_string(),
-            params: params.to_vec(),
+            params: params.iter().map(|p| p.to_string()).collect(),
         })
     }
 
@@ -494,7 +498,7 @@ impl Scope<'_> {
             return match self.table.resolve_type(from, self.type_fqn) {
                 Some(t) if t.internal => self.select(&t.fqn, name, site, depth),
                 _ => Target::External {
-                    type_fqn: from.clone(),
+                    type_fqn: from.to_string(),
                     method: name.clone(),
                 },
             };
@@ -693,7 +697,7 @@ impl Scope<'_> {
         let m = t
             .methods
             .iter()
-            .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)
+            .find(|m| *m.name == *k.name && key(&k.type_fqn, m).params == k.params)
             .ok_or_else(|| format!("method {}.{} unknown", k.type_fqn, k.name))?;
         let ret = m
             .return_type
@@ -752,8 +756,8 @@ impl Scope<'_> {
                     let m = t
                         .methods
                         .iter()
-                        .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
-                    Some((m.return_type.clone()?, k.type_fqn))
+                        .find(|m| *m.name == *k.name && key(&k.type_fqn, m).params == k.params)?;
+                    Some((m.return_type.as_deref()?.to_string(), k.type_fqn))
                 }
                 // `list.stream()`, `stream.filter(..)`, `optional.filter(..)`: the same
                 // elements, so the container's written type still tells the element type

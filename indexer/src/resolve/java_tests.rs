@@ -980,3 +980,80 @@ a.J.unknown -> one of 3: a.J.compare(CharSequence, JSONCompareMode) | a.J.compar
 "#,
     );
 }
+
+/// The symbol table and the product's type model hold one copy of each name, however many
+/// files and members spell it (a type name once per use was most of their memory).
+#[test]
+fn the_symbol_table_and_the_type_model_hold_each_name_once() {
+    use crate::typemodel::ty::Ty;
+    use std::sync::Arc;
+    let files = files(
+        r#"
+//- /src/a/A.java
+package a;
+import java.util.List;
+public class A { List<String> names; public List<String> f(List<String> x) { return x; } }
+//- /src/b/B.java
+package b;
+import java.util.List;
+public class B extends a.A { List<String> others; public List<String> g(List<String> y) { return y; } }
+"#,
+    );
+    let table = SymbolTable::build(&files);
+    let (Some(a), Some(b)) = (table.get("a.A"), table.get("b.B")) else {
+        panic!("both types are in the table");
+    };
+    let (Some(list_a), Some(list_b)) = (a.ctx.single.get("List"), b.ctx.single.get("List")) else {
+        panic!("both files import List");
+    };
+    assert!(Arc::ptr_eq(list_a, list_b), "one import name for both files");
+    let method = |t: &'_ super::symbols::TypeInfo, name: &str| {
+        t.methods
+            .iter()
+            .find(|m| &*m.name == name)
+            .cloned()
+            .expect("declared")
+    };
+    let (f, g) = (method(a, "f"), method(b, "g"));
+    assert!(Arc::ptr_eq(&f.params[0], &g.params[0]), "one parameter type name");
+    let (Some(fr), Some(gr)) = (&f.return_type, &g.return_type) else {
+        panic!("both return a list");
+    };
+    assert!(Arc::ptr_eq(fr, gr), "one return type name");
+    let (Some(fa), Some(fb)) = (a.fields.get("names"), b.fields.get("others")) else {
+        panic!("both declare a field");
+    };
+    assert!(Arc::ptr_eq(fa, fb), "one field type name");
+
+    let model = super::types::ProductModel::build(&files, &table, crate::typemodel::jdk::jdk());
+    let (Some(ma), Some(mb)) = (model.model.get("a.A"), model.model.get("b.B")) else {
+        panic!("both types are in the model");
+    };
+    let class = |t: &Ty| match t {
+        Ty::Class(c) => c.name.clone(),
+        other => panic!("a class type, not {other:?}"),
+    };
+    let typed = |t: &'_ crate::typemodel::model::TypeInfo, name: &str| {
+        t.methods
+            .iter()
+            .find(|m| &*m.name == name)
+            .cloned()
+            .expect("declared")
+    };
+    let (tf, tg) = (typed(ma, "f"), typed(mb, "g"));
+    assert!(
+        Arc::ptr_eq(&class(&tf.params[0]), &class(&tg.params[0])),
+        "one parameter class name"
+    );
+    assert!(
+        Arc::ptr_eq(&class(&tf.ret), &class(&tg.params[0])),
+        "returns and parameters share it"
+    );
+    let Some(superclass) = &mb.superclass else {
+        panic!("B extends A");
+    };
+    assert!(
+        Arc::ptr_eq(&superclass.name, &ma.binary),
+        "a supertype names its type's own name"
+    );
+}

@@ -281,7 +281,7 @@ impl<'a> Scope<'a> {
         self.table
             .get(fqn)
             .and_then(|t| t.fields.get("INSTANCE"))
-            .is_some_and(|ty| ty == fqn)
+            .is_some_and(|ty| **ty == *fqn)
     }
 
     /// The companion object of type `fqn`, if it has one.
@@ -289,7 +289,7 @@ impl<'a> Scope<'a> {
         let t = self.table.get(fqn)?;
         t.nested
             .iter()
-            .find(|(name, nested)| t.fields.get(name.as_str()) == Some(nested))
+            .find(|(name, nested)| t.fields.get(name.as_str()).is_some_and(|ty| **ty == **nested))
             .map(|(_, nested)| nested.clone())
             .filter(|c| self.table.get(c).is_some())
     }
@@ -543,7 +543,7 @@ impl<'a> Scope<'a> {
     fn imported_member_owner(&self, name: &str) -> Option<String> {
         let owner = self.table.get(self.type_fqn)?.ctx.static_single.get(name)?;
         let last = owner.rsplit('.').next()?;
-        last.starts_with(char::is_uppercase).then(|| owner.clone())
+        last.starts_with(char::is_uppercase).then(|| owner.to_string())
     }
 
     /// The packages whose top-level declarations named `name` are visible in this file:
@@ -555,9 +555,9 @@ impl<'a> Scope<'a> {
         };
         let ctx = &me.ctx;
         if let Some(pkg) = ctx.static_single.get(name) {
-            out.insert(0, pkg.clone());
+            out.insert(0, pkg.to_string());
         }
-        out.extend(ctx.wildcards.iter().cloned());
+        out.extend(ctx.wildcards.iter().map(|w| w.to_string()));
         out.dedup();
         out
     }
@@ -571,7 +571,7 @@ impl<'a> Scope<'a> {
                 let Some(t) = self.table.get(facade) else {
                     continue;
                 };
-                for m in t.methods.iter().filter(|m| m.name == name && m.is_static) {
+                for m in t.methods.iter().filter(|m| *m.name == *name && m.is_static) {
                     let is_extension = m.param_names.first().is_some_and(|n| n == "$receiver");
                     if is_extension == extensions {
                         out.push((facade.clone(), m));
@@ -871,8 +871,8 @@ impl<'a> Scope<'a> {
                     let m = t
                         .methods
                         .iter()
-                        .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)?;
-                    Some((m.return_type.clone()?, k.type_fqn))
+                        .find(|m| *m.name == *k.name && key(&k.type_fqn, m).params == k.params)?;
+                    Some((m.return_type.as_deref()?.to_string(), k.type_fqn))
                 }
                 _ if ELEMENT_PRESERVING.contains(&cs.name.as_str()) => {
                     self.written_type(&cs.receiver, byte, depth + 1)
@@ -893,7 +893,7 @@ impl<'a> Scope<'a> {
         cands
             .iter()
             .find(|(_, m)| m.params.is_empty())
-            .and_then(|(decl, m)| Some((m.return_type.clone()?, decl.clone())))
+            .and_then(|(decl, m)| Some((m.return_type.as_deref()?.to_string(), decl.clone())))
     }
 
     fn return_type(&self, k: &MethodKey) -> Result<Recv, String> {
@@ -907,7 +907,7 @@ impl<'a> Scope<'a> {
         let m = t
             .methods
             .iter()
-            .find(|m| m.name == k.name && key(&k.type_fqn, m).params == k.params)
+            .find(|m| *m.name == *k.name && key(&k.type_fqn, m).params == k.params)
             .ok_or_else(|| format!("method {}.{} unknown", k.type_fqn, k.name))?;
         let ret = m
             .return_type
@@ -1150,7 +1150,7 @@ impl<'a> Scope<'a> {
             let param = if m.varargs && p == params.len() - 1 {
                 params[p].trim_end_matches("[]").to_string()
             } else {
-                params[p].clone()
+                params[p].to_string()
             };
             for &i in args {
                 if is_lambda(site, i) {

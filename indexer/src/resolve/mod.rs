@@ -124,7 +124,7 @@ fn unresolved(reason: impl Into<String>) -> Target {
 fn key(decl_fqn: &str, m: &symbols::MethodInfo) -> MethodKey {
     MethodKey {
         type_fqn: decl_fqn.to_string(),
-        name: m.name.clone(),
+        name: m.name.to_string(),
         params: m.params.iter().map(|p| crate::facts::simple_name(p)).collect(),
     }
 }

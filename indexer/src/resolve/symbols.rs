@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use crate::facts::{erase, simple_name, CodeFile, Language, MethodDecl, TypeKind};
+use crate::typemodel::ty::{Interner, Name};
 
 /// Names of `java.lang` types that may be used without an import.
 const JAVA_LANG: &[&str] = &[
@@ -66,27 +67,30 @@ const JAVA_LANG: &[&str] = &[
 ];
 
 /// Where names written in a file are looked up.
+///
+/// Every name is the table's shared copy: a product's files import the same few thousand
+/// types, and each file holding its own spelling of them was most of the table's memory.
 #[derive(Debug, Default)]
 pub(crate) struct ImportCtx {
-    pub(crate) package: String,
+    pub(crate) package: Name,
     /// Simple name → fqn of single-type imports.
-    pub(crate) single: FxHashMap<String, String>,
+    pub(crate) single: FxHashMap<Name, Name>,
     /// Packages (or types) imported with `.*`.
-    pub(crate) wildcards: Vec<String>,
+    pub(crate) wildcards: Vec<Name>,
     /// Member name → fqn of the type it is statically imported from.
-    pub(crate) static_single: FxHashMap<String, String>,
+    pub(crate) static_single: FxHashMap<Name, Name>,
     /// Types whose static members are all imported.
-    pub(crate) static_wildcards: Vec<String>,
+    pub(crate) static_wildcards: Vec<Name>,
 }
 
-/// A method as the resolver needs it.
+/// A method as the resolver needs it (its names the table's shared copies).
 #[derive(Debug, Clone)]
 pub(crate) struct MethodInfo {
-    pub(crate) name: String,
+    pub(crate) name: Name,
     /// Erased parameter types as written (`List`, `Map.Entry`, `String[]`).
-    pub(crate) params: Vec<String>,
+    pub(crate) params: Box<[Name]>,
     pub(crate) varargs: bool,
-    pub(crate) return_type: Option<String>,
+    pub(crate) return_type: Option<Name>,
     pub(crate) is_static: bool,
     /// Parameter names as declared (Kotlin calls may name their arguments); empty for a
     /// method declared in Java.
@@ -112,7 +116,7 @@ pub(crate) struct TypeInfo {
     pub(crate) interfaces: Vec<String>,
     pub(crate) methods: Vec<MethodInfo>,
     /// Field name → declared type as written.
-    pub(crate) fields: FxHashMap<String, String>,
+    pub(crate) fields: FxHashMap<Name, Name>,
     /// Simple name → fqn of member types.
     pub(crate) nested: FxHashMap<String, String>,
     pub(crate) ctx: Arc<ImportCtx>,
@@ -156,13 +160,13 @@ pub(crate) struct TypeRef {
 /// defaults are kept for Kotlin's methods only: Kotlin names arguments only in calls of
 /// Kotlin functions (a Java method's parameters have no names a call can use), and only
 /// Kotlin declares defaults, so a Java method's would be held for nothing.
-fn method_info(m: &MethodDecl, language: Language) -> MethodInfo {
+fn method_info(m: &MethodDecl, language: Language, names: &mut Interner) -> MethodInfo {
     let kotlin = language == Language::Kotlin;
     MethodInfo {
-        name: m.name.clone(),
-        params: m.params.iter().map(|p| erase(&p.ty)).collect(),
+        name: names.intern(&m.name),
+        params: m.params.iter().map(|p| names.intern(&erase(&p.ty))).collect(),
         varargs: m.varargs,
-        return_type: m.return_type.clone(),
+        return_type: m.return_type.as_deref().map(|r| names.intern(r)),
         is_static: m.modifiers.iter().any(|x| x == "static"),
         param_names: if kotlin {
             m.params.iter().map(|p| p.name.clone()).collect()
@@ -180,68 +184,83 @@ fn method_info(m: &MethodDecl, language: Language) -> MethodInfo {
 }
 
 /// The import context of `file`.
-fn import_ctx(file: &CodeFile) -> ImportCtx {
+fn import_ctx(file: &CodeFile, names: &mut Interner) -> ImportCtx {
     let mut ctx = ImportCtx {
-        package: file.package.clone(),
+        package: names.intern(&file.package),
         ..ImportCtx::default()
     };
     for imp in &file.imports {
         match (imp.is_static, imp.wildcard) {
             (false, false) => {
                 let bound = imp.alias.clone().unwrap_or_else(|| simple_name(&imp.path));
-                ctx.single.insert(bound, imp.path.clone());
+                ctx.single.insert(names.intern(&bound), names.intern(&imp.path));
             }
-            (false, true) => ctx.wildcards.push(imp.path.clone()),
+            (false, true) => ctx.wildcards.push(names.intern(&imp.path)),
             (true, false) => {
                 if let Some((ty, member)) = imp.path.rsplit_once('.') {
-                    ctx.static_single.insert(member.to_string(), ty.to_string());
+                    ctx.static_single.insert(names.intern(member), names.intern(ty));
                 }
             }
-            (true, true) => ctx.static_wildcards.push(imp.path.clone()),
+            (true, true) => ctx.static_wildcards.push(names.intern(&imp.path)),
         }
     }
+    ctx.single.shrink_to_fit();
+    ctx.static_single.shrink_to_fit();
+    ctx.wildcards.shrink_to_fit();
+    ctx.static_wildcards.shrink_to_fit();
     ctx
 }
 
 /// The types `file` declares, as the resolver needs them (supertypes not yet bound).
-fn type_infos(file: &CodeFile) -> impl Iterator<Item = TypeInfo> + '_ {
-    let ctx = Arc::new(import_ctx(file));
-    file.types.iter().map(move |t| {
-        let mut methods: Vec<MethodInfo> = t.methods.iter().map(|m| method_info(m, file.language)).collect();
-        if t.kind == TypeKind::Class && !t.anonymous && !t.methods.iter().any(|m| m.name == "<init>") {
-            // The implicit default constructor.
-            methods.push(MethodInfo {
-                name: "<init>".into(),
-                params: Vec::new(),
-                varargs: false,
-                return_type: None,
-                is_static: false,
-                param_names: Vec::new(),
-                defaults: Vec::new(),
-                #[cfg(test)]
-                implicit: false,
-            });
-        }
-        let mut fields: FxHashMap<String, String> =
-            t.fields.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
-        for c in &t.enum_constants {
-            fields.insert(c.clone(), t.name.clone());
-        }
-        TypeInfo {
-            fqn: t.fqn.clone(),
-            kind: t.kind,
-            outer: t.outer.clone(),
-            type_params: t.type_params.clone(),
-            superclass: None,
-            interfaces: Vec::new(),
-            methods,
-            fields,
-            nested: FxHashMap::default(),
-            ctx: Arc::clone(&ctx),
-            extends_written: t.extends.clone(),
-            implements_written: t.implements.clone(),
-        }
-    })
+fn type_infos(file: &CodeFile, names: &mut Interner) -> Vec<TypeInfo> {
+    let ctx = Arc::new(import_ctx(file, names));
+    file.types
+        .iter()
+        .map(|t| {
+            let mut methods: Vec<MethodInfo> = t
+                .methods
+                .iter()
+                .map(|m| method_info(m, file.language, names))
+                .collect();
+            if t.kind == TypeKind::Class && !t.anonymous && !t.methods.iter().any(|m| m.name == "<init>") {
+                // The implicit default constructor.
+                methods.push(MethodInfo {
+                    name: names.intern("<init>"),
+                    params: Box::default(),
+                    varargs: false,
+                    return_type: None,
+                    is_static: false,
+                    param_names: Vec::new(),
+                    defaults: Vec::new(),
+                    #[cfg(test)]
+                    implicit: false,
+                });
+            }
+            methods.shrink_to_fit();
+            let mut fields: FxHashMap<Name, Name> = t
+                .fields
+                .iter()
+                .map(|f| (names.intern(&f.name), names.intern(&f.ty)))
+                .collect();
+            for c in &t.enum_constants {
+                fields.insert(names.intern(c), names.intern(&t.name));
+            }
+            TypeInfo {
+                fqn: t.fqn.clone(),
+                kind: t.kind,
+                outer: t.outer.clone(),
+                type_params: t.type_params.clone(),
+                superclass: None,
+                interfaces: Vec::new(),
+                methods,
+                fields,
+                nested: FxHashMap::default(),
+                ctx: Arc::clone(&ctx),
+                extends_written: t.extends.clone(),
+                implements_written: t.implements.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Records each member type of `types` in its outer type's `nested`.
@@ -266,6 +285,7 @@ impl SymbolTable {
     /// Builds the table from all files of one product.
     pub(crate) fn build<'a>(files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
         let mut shared = SharedTypes::default();
+        let mut names = Interner::default();
         for file in files {
             if let Some(facade) = &file.facade {
                 shared
@@ -281,7 +301,7 @@ impl SymbolTable {
                     .or_default()
                     .insert(t.name.clone(), t.fqn.clone());
             }
-            for info in type_infos(file) {
+            for info in type_infos(file, &mut names) {
                 shared.types.insert(info.fqn.clone(), info);
             }
         }
@@ -301,8 +321,9 @@ impl SymbolTable {
     /// the shared copies of those names.
     pub(crate) fn for_module<'a>(&self, files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
         let mut own: FxHashMap<String, TypeInfo> = FxHashMap::default();
+        let mut names = Interner::default();
         for file in files {
-            for info in type_infos(file) {
+            for info in type_infos(file, &mut names) {
                 own.insert(info.fqn.clone(), info);
             }
         }
@@ -400,8 +421,13 @@ impl SymbolTable {
     /// not count (`approved()` beside `static approved(String)`).
     #[cfg(test)]
     pub(crate) fn is_overloaded(&self, fqn: &str, name: &str) -> bool {
-        self.ty(fqn)
-            .is_some_and(|t| t.methods.iter().filter(|m| m.name == name && !m.implicit).count() > 1)
+        self.ty(fqn).is_some_and(|t| {
+            t.methods
+                .iter()
+                .filter(|m| *m.name == *name && !m.implicit)
+                .count()
+                > 1
+        })
     }
 
     /// Resolves a type name written inside type `from` (generics erased). `None` when it
@@ -506,14 +532,14 @@ impl SymbolTable {
         let ctx = &from_type.ctx;
         if let Some(fqn) = ctx.single.get(name) {
             return Some(TypeRef {
-                fqn: fqn.clone(),
+                fqn: fqn.to_string(),
                 internal: self.has(fqn),
             });
         }
         if let Some(fqn) = self
             .shared
             .by_package
-            .get(ctx.package.as_str())
+            .get(&*ctx.package)
             .and_then(|types| types.get(name))
         {
             return Some(TypeRef {
@@ -561,7 +587,7 @@ impl SymbolTable {
                 }
                 continue;
             };
-            for m in t.methods.iter().filter(|m| m.name == name) {
+            for m in t.methods.iter().filter(|m| *m.name == *name) {
                 if !out.iter().any(|(_, o)| o.params == m.params) {
                     out.push((cur.clone(), m));
                 }
@@ -588,7 +614,7 @@ impl SymbolTable {
                 continue;
             };
             if let Some(ty) = t.fields.get(name) {
-                return Some((ty.clone(), cur));
+                return Some((ty.to_string(), cur));
             }
             queue.extend(t.superclass.iter().cloned());
             queue.extend(t.interfaces.iter().cloned());

@@ -689,7 +689,8 @@ impl<'a> Typer<'a> {
             key = self.types.by_binary(k).and_then(|i| i.outer.clone());
         }
         let ctx = &self.names.table.get(self.from)?.ctx;
-        let mut owners: Vec<&String> = ctx.static_single.get(cs.name.as_str()).into_iter().collect();
+        let mut owners: Vec<&crate::typemodel::ty::Name> =
+            ctx.static_single.get(cs.name.as_str()).into_iter().collect();
         owners.extend(&ctx.static_wildcards);
         for owner in owners {
             let parts: Vec<&str> = owner.split('.').collect();

@@ -26,7 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::symbols::{SymbolTable, TypeInfo as SymbolInfo};
 use crate::facts::{self, CodeFile, TypeDecl};
 use crate::typemodel::model::{FieldInfo, Flags, MethodInfo, TypeInfo, TypeKind, TypeModel, TypeSource};
-use crate::typemodel::ty::{ClassTy, Name, Prim, Ty, TyArg, TypeParam};
+use crate::typemodel::ty::{ClassTy, Interner, Name, Prim, Ty, TyArg, TypeParam};
 
 /// The prefix of an opaque type's name: a simple name nothing in scope declares.
 pub(crate) const UNKNOWN: char = '?';
@@ -38,7 +38,7 @@ pub(crate) struct ProductModel {
     pub(crate) model: TypeModel,
     /// For each product type (by key) and each of its methods, in declaration order: the
     /// parameter spelling of its graph node (`MethodKey::params`).
-    params: FxHashMap<Name, Vec<Vec<String>>>,
+    params: FxHashMap<Name, Vec<Box<[Name]>>>,
 }
 
 impl ProductModel {
@@ -74,9 +74,16 @@ impl ProductModel {
                 (names.type_info(t, package, key, info.kind, &info.nested), spelled)
             })
             .collect();
+        // One copy of each name (read on the pool, each type spelled its own).
+        let mut interner = Interner::default();
         let mut types = Vec::with_capacity(read.len());
         let mut params = FxHashMap::default();
-        for (info, spelled) in read {
+        for (mut info, spelled) in read {
+            info.share_names(&mut interner);
+            let spelled: Vec<Box<[Name]>> = spelled
+                .into_iter()
+                .map(|method| method.iter().map(|p| interner.intern(p)).collect())
+                .collect();
             params.insert(info.binary.clone(), spelled);
             types.push(info);
         }
@@ -87,12 +94,12 @@ impl ProductModel {
     }
 
     /// The graph's parameter spelling of method `m` of product type `declaring`.
-    pub(crate) fn key_params(&self, declaring: &TypeInfo, m: &MethodInfo) -> Option<&[String]> {
+    pub(crate) fn key_params(&self, declaring: &TypeInfo, m: &MethodInfo) -> Option<&[Name]> {
         let index = declaring.methods.iter().position(|x| std::ptr::eq(x, m))?;
         self.params
             .get(&declaring.binary)
             .and_then(|p| p.get(index))
-            .map(Vec::as_slice)
+            .map(|p| &**p)
     }
 
     /// Whether `binary` is a product type.

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::ty::{erase, subst, subst_class, ClassTy, Name, Subst, Ty, TyArg, TypeParam};
+use super::ty::{erase, subst, subst_class, ClassTy, Interner, Name, Subst, Ty, TyArg, TypeParam};
 
 /// What kind of type a declaration is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,6 +118,42 @@ impl TypeInfo {
                 .map(|p| super::ty::TyArg::Exact(Ty::Var(p.name.clone())))
                 .collect(),
             outer: None,
+        }
+    }
+
+    /// Makes every name this type holds the interner's shared copy: a model built a type
+    /// at a time (on a pool) spells `java.lang.String` once per use until then.
+    pub(crate) fn share_names(&mut self, names: &mut Interner) {
+        for name in [
+            &mut self.binary,
+            &mut self.fqn,
+            &mut self.package,
+            &mut self.simple,
+        ] {
+            names.share(name);
+        }
+        for p in &mut self.type_params {
+            p.share_names(names);
+        }
+        for c in self.superclass.iter_mut().chain(&mut self.interfaces) {
+            c.share_names(names);
+        }
+        for m in &mut self.methods {
+            names.share(&mut m.name);
+            for p in &mut m.type_params {
+                p.share_names(names);
+            }
+            for p in &mut m.params {
+                p.share_names(names);
+            }
+            m.ret.share_names(names);
+        }
+        for f in &mut self.fields {
+            names.share(&mut f.name);
+            f.ty.share_names(names);
+        }
+        for n in self.member_types.iter_mut().chain(&mut self.outer) {
+            names.share(n);
         }
     }
 

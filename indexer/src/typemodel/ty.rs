@@ -40,6 +40,17 @@ impl Interner {
         n
     }
 
+    /// Makes `name` the shared copy of its text: the one interned before, else `name`
+    /// itself, kept for the next.
+    pub(crate) fn share(&mut self, name: &mut Name) {
+        match self.names.get(&**name) {
+            Some(shared) => *name = shared.clone(),
+            None => {
+                self.names.insert(name.clone());
+            }
+        }
+    }
+
     /// How many distinct names were interned.
     pub(crate) fn len(&self) -> usize {
         self.names.len()
@@ -224,6 +235,16 @@ pub(crate) struct TypeParam {
     pub(crate) bounds: Vec<Ty>,
 }
 
+impl TypeParam {
+    /// Makes every name of this parameter the interner's shared copy.
+    pub(crate) fn share_names(&mut self, names: &mut Interner) {
+        names.share(&mut self.name);
+        for bound in &mut self.bounds {
+            bound.share_names(names);
+        }
+    }
+}
+
 /// A method's generic signature.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct MethodSig {
@@ -252,6 +273,16 @@ pub(crate) struct SignatureError {
 }
 
 impl Ty {
+    /// Makes every name of this type the interner's shared copy (see [`Interner::share`]).
+    pub(crate) fn share_names(&mut self, names: &mut Interner) {
+        match self {
+            Ty::Prim(_) => {}
+            Ty::Class(c) => c.share_names(names),
+            Ty::Var(n) => names.share(n),
+            Ty::Array(element) => element.share_names(names),
+        }
+    }
+
     /// `java.lang.Object`.
     pub(crate) fn object() -> Ty {
         Ty::class("java.lang.Object")
@@ -302,6 +333,20 @@ impl Ty {
 }
 
 impl ClassTy {
+    /// Makes every name of this type the interner's shared copy (see [`Interner::share`]).
+    pub(crate) fn share_names(&mut self, names: &mut Interner) {
+        names.share(&mut self.name);
+        for arg in self.args.iter_mut() {
+            match arg {
+                TyArg::Wildcard => {}
+                TyArg::Extends(t) | TyArg::Super(t) | TyArg::Exact(t) => t.share_names(names),
+            }
+        }
+        if let Some(outer) = &mut self.outer {
+            outer.share_names(names);
+        }
+    }
+
     /// A class type with no type arguments.
     pub(crate) fn plain(name: Name) -> ClassTy {
         ClassTy {

@@ -23,7 +23,7 @@ use semgraph_storage::{
 };
 
 use super::Run;
-use crate::emit::code::Declarations;
+use crate::emit::code::{Declarations, MethodDeclarations};
 use crate::error::IndexError;
 use crate::frameworks::{Finding, Findings, Flow, Forward, GatewayRoute, Owner, RouteSource};
 use crate::lang::sql::Access;
@@ -32,7 +32,7 @@ use crate::resolve::MethodKey;
 /// The nodes findings refer to.
 pub(crate) struct Targets<'a> {
     pub(crate) types: &'a Declarations<String>,
-    pub(crate) methods: &'a Declarations<MethodKey>,
+    pub(crate) methods: &'a MethodDeclarations,
     /// The node of each config key, in the order of the product's `ConfigIndex`.
     pub(crate) config_keys: &'a [NodeId],
     /// The service (node and name) a file belongs to.

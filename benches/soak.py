@@ -134,6 +134,17 @@ def parse_wrk(out):
     }
 
 
+def cache_mb(base):
+    """What the server's two bounded caches hold now, in MB, from its `/metrics`."""
+    status, text = get(base, "/metrics")
+    held = {}
+    for line in text.splitlines() if status == 200 else []:
+        for name in ("semgraph_document_cache_bytes", "semgraph_block_cache_bytes"):
+            if line.startswith(name + " "):
+                held[name] = float(line.split()[1]) / (1 << 20)
+    return held.get("semgraph_document_cache_bytes", 0.0), held.get("semgraph_block_cache_bytes", 0.0)
+
+
 def get(base, path, body=None, timeout=120, accept=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
@@ -276,7 +287,9 @@ def main():
                     if len(failures) < 5:
                         failures.append(f"{q}: {s1} → {s2}\n--- before\n{b1[:2000]}\n--- after\n{b2[:2000]}")
             outs = [p.communicate()[0] for p in procs]
+            documents, blocks = cache_mb(base)
             row = {"minute": minute + 1, "reindex_secs": secs, "rss_mb": rss_mb(proc.pid),
+                   "document_cache_mb": documents, "block_cache_mb": blocks,
                    "callers": parse_wrk(outs[0]), "impact": parse_wrk(outs[1])}
             minutes.append(row)
             print(json.dumps(row), flush=True)
@@ -298,13 +311,15 @@ def main():
           f"{first_index:.1f} s; {len(methods):,} methods asked. Two `wrk` clients on the same cores: callers "
           "(48 connections) and impact at depth 3 (16 connections); every product re-indexed at the start of "
           "every minute.", "",
-          "| minute | callers req/s | p50 | p99 | impact req/s | p50 | p99 | 4xx | 5xx | re-index | RSS |",
-          "|---|---|---|---|---|---|---|---|---|---|---|"]
+          "| minute | callers req/s | p50 | p99 | impact req/s | p50 | p99 | 4xx | 5xx | re-index | RSS "
+          "| document cache | block cache |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in minutes:
         c, i = r["callers"], r["impact"]
         md.append(f"| {r['minute']} | {c['rps']:,.0f} | {c['p50_ms'] or 0:.1f} ms | {c['p99_ms'] or 0:.1f} ms | "
                   f"{i['rps']:,.0f} | {i['p50_ms'] or 0:.1f} ms | {i['p99_ms'] or 0:.1f} ms | "
-                  f"{c['4xx'] + i['4xx']} | {c['5xx'] + i['5xx']} | {r['reindex_secs']:.1f} s | {r['rss_mb']:.0f} MB |")
+                  f"{c['4xx'] + i['4xx']} | {c['5xx'] + i['5xx']} | {r['reindex_secs']:.1f} s | {r['rss_mb']:.0f} MB | "
+                  f"{r['document_cache_mb']:.0f} MB | {r['block_cache_mb']:.0f} MB |")
     md += ["", f"**5xx: {five}.** Answers compared around the re-indexes: {compared:,}, differing: **{differed}**.",
            "", "RSS every 5 s (MB): " + ", ".join(f"{m:.0f}" for _, m in rss)]
     if failures:

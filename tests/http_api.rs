@@ -703,6 +703,14 @@ async fn metrics_count_requests_by_route_and_status_with_latency_and_the_store()
         Some(snapshot.generation() as f64)
     );
     assert!(sample(&m, "semgraph_store_size_bytes", &[]).is_some_and(|b| b > 0.0));
+    // The caches: the callers answer is kept for the next asker; the node records it read
+    // are in the block cache.
+    let held = sample(&m, "semgraph_document_cache_bytes", &[]);
+    assert!(
+        held.is_some_and(|b| b > 0.0 && b <= (64u64 << 20) as f64),
+        "the callers answer is cached, within the default budget: {held:?}"
+    );
+    assert!(sample(&m, "semgraph_block_cache_bytes", &[]).is_some_and(|b| b > 0.0));
     for p in snapshot.products() {
         assert_eq!(
             sample(

@@ -145,6 +145,11 @@ impl DocCache {
         }
     }
 
+    /// The bytes its documents hold now (at most its budget).
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.held.lock().bytes
+    }
+
     pub(crate) fn get(&self, key: &Key) -> Option<Arc<Entry>> {
         self.held.lock().lru.get(key).map(|(e, _)| e.clone())
     }

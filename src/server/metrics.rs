@@ -47,6 +47,8 @@ pub(crate) struct Metrics {
     index_runs: Family<Labels, Counter>,
     generation: Gauge,
     store_bytes: Gauge,
+    document_cache_bytes: Gauge,
+    block_cache_bytes: Gauge,
     product_nodes: Family<Labels, Gauge>,
     product_run: Family<Labels, Gauge>,
     routes: HashSet<String>,
@@ -92,6 +94,18 @@ impl Metrics {
             "Bytes the store directory holds on disk",
             store_bytes.clone(),
         );
+        let document_cache_bytes = Gauge::default();
+        registry.register(
+            "document_cache_bytes",
+            "Bytes the computed documents kept for the next asker hold (at most document_cache_bytes)",
+            document_cache_bytes.clone(),
+        );
+        let block_cache_bytes = Gauge::default();
+        registry.register(
+            "block_cache_bytes",
+            "Bytes RocksDB's block cache holds (at most block_cache_bytes)",
+            block_cache_bytes.clone(),
+        );
         let product_nodes = Family::<Labels, Gauge>::default();
         registry.register(
             "product_nodes",
@@ -111,6 +125,8 @@ impl Metrics {
             index_runs,
             generation,
             store_bytes,
+            document_cache_bytes,
+            block_cache_bytes,
             product_nodes,
             product_run,
             routes: routes.into_iter().collect(),
@@ -174,6 +190,12 @@ impl Metrics {
             .set(i64::try_from(snapshot.generation()).unwrap_or(i64::MAX));
         let bytes = state.store().disk_bytes().unwrap_or(0);
         self.store_bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        let held = state.cache().held_bytes();
+        self.document_cache_bytes
+            .set(i64::try_from(held).unwrap_or(i64::MAX));
+        let cached = state.store().block_cache_bytes().unwrap_or(0);
+        self.block_cache_bytes
+            .set(i64::try_from(cached).unwrap_or(i64::MAX));
         self.product_nodes.clear();
         self.product_run.clear();
         for p in snapshot.products() {

@@ -888,6 +888,16 @@ impl Store {
         &self.inner.path
     }
 
+    /// Bytes RocksDB's block cache holds now (at most `block_cache_bytes`; every column
+    /// family shares it).
+    pub fn block_cache_bytes(&self) -> Result<u64> {
+        let inner = &self.inner;
+        Ok(inner
+            .db
+            .property_int_value_cf(inner.cf(CF_NODES), "rocksdb.block-cache-usage")?
+            .unwrap_or(0))
+    }
+
     /// Bytes on disk of every file of the store.
     pub fn disk_bytes(&self) -> Result<u64> {
         let mut total = 0;

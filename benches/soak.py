@@ -16,7 +16,9 @@ What it does:
 
 Printed (and written to `--out` as markdown): per minute, the requests per second and p50/p99
 of each workload, the 5xx count (must be 0), the re-index's duration, the RSS at the end of
-the minute (the curve must be flat after warm-up), and how many answers were compared and
+the minute (the curve must be flat after warm-up) beside what the server's `/metrics` says
+holds it (the document and block caches, filling to their budgets, and the heap the
+allocator counts: allocated, and resident), and how many answers were compared and
 how many differed (must be 0). The script exits non-zero if any 5xx was answered or any
 answer differed. It is a benchmark, not a test: nothing here asserts a time.
 
@@ -134,15 +136,18 @@ def parse_wrk(out):
     }
 
 
-def cache_mb(base):
-    """What the server's two bounded caches hold now, in MB, from its `/metrics`."""
+MEMORY_GAUGES = ("document_cache", "block_cache", "heap_allocated", "heap_resident")
+
+
+def memory_mb(base):
+    """What the server's two bounded caches and its heap hold now, in MB, from `/metrics`."""
     status, text = get(base, "/metrics")
     held = {}
     for line in text.splitlines() if status == 200 else []:
-        for name in ("semgraph_document_cache_bytes", "semgraph_block_cache_bytes"):
-            if line.startswith(name + " "):
+        for name in MEMORY_GAUGES:
+            if line.startswith(f"semgraph_{name}_bytes "):
                 held[name] = float(line.split()[1]) / (1 << 20)
-    return held.get("semgraph_document_cache_bytes", 0.0), held.get("semgraph_block_cache_bytes", 0.0)
+    return {f"{name}_mb": held.get(name, 0.0) for name in MEMORY_GAUGES}
 
 
 def get(base, path, body=None, timeout=120, accept=None):
@@ -287,9 +292,7 @@ def main():
                     if len(failures) < 5:
                         failures.append(f"{q}: {s1} → {s2}\n--- before\n{b1[:2000]}\n--- after\n{b2[:2000]}")
             outs = [p.communicate()[0] for p in procs]
-            documents, blocks = cache_mb(base)
-            row = {"minute": minute + 1, "reindex_secs": secs, "rss_mb": rss_mb(proc.pid),
-                   "document_cache_mb": documents, "block_cache_mb": blocks,
+            row = {"minute": minute + 1, "reindex_secs": secs, "rss_mb": rss_mb(proc.pid), **memory_mb(base),
                    "callers": parse_wrk(outs[0]), "impact": parse_wrk(outs[1])}
             minutes.append(row)
             print(json.dumps(row), flush=True)
@@ -312,14 +315,14 @@ def main():
           "(48 connections) and impact at depth 3 (16 connections); every product re-indexed at the start of "
           "every minute.", "",
           "| minute | callers req/s | p50 | p99 | impact req/s | p50 | p99 | 4xx | 5xx | re-index | RSS "
-          "| document cache | block cache |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "| document cache | block cache | heap allocated | heap resident |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in minutes:
         c, i = r["callers"], r["impact"]
         md.append(f"| {r['minute']} | {c['rps']:,.0f} | {c['p50_ms'] or 0:.1f} ms | {c['p99_ms'] or 0:.1f} ms | "
                   f"{i['rps']:,.0f} | {i['p50_ms'] or 0:.1f} ms | {i['p99_ms'] or 0:.1f} ms | "
                   f"{c['4xx'] + i['4xx']} | {c['5xx'] + i['5xx']} | {r['reindex_secs']:.1f} s | {r['rss_mb']:.0f} MB | "
-                  f"{r['document_cache_mb']:.0f} MB | {r['block_cache_mb']:.0f} MB |")
+                  + " | ".join(f"{r[f'{name}_mb']:.0f} MB" for name in MEMORY_GAUGES) + " |")
     md += ["", f"**5xx: {five}.** Answers compared around the re-indexes: {compared:,}, differing: **{differed}**.",
            "", "RSS every 5 s (MB): " + ", ".join(f"{m:.0f}" for _, m in rss)]
     if failures:

@@ -711,6 +711,13 @@ async fn metrics_count_requests_by_route_and_status_with_latency_and_the_store()
         "the callers answer is cached, within the default budget: {held:?}"
     );
     assert!(sample(&m, "semgraph_block_cache_bytes", &[]).is_some_and(|b| b > 0.0));
+    // The heap, as the allocator counts it: resident pages hold at least what is allocated.
+    let allocated = sample(&m, "semgraph_heap_allocated_bytes", &[]).unwrap_or(0.0);
+    let resident = sample(&m, "semgraph_heap_resident_bytes", &[]).unwrap_or(0.0);
+    assert!(
+        allocated > 0.0 && resident >= allocated,
+        "allocated {allocated}, resident {resident}"
+    );
     for p in snapshot.products() {
         assert_eq!(
             sample(

@@ -49,6 +49,8 @@ pub(crate) struct Metrics {
     store_bytes: Gauge,
     document_cache_bytes: Gauge,
     block_cache_bytes: Gauge,
+    heap_allocated_bytes: Gauge,
+    heap_resident_bytes: Gauge,
     product_nodes: Family<Labels, Gauge>,
     product_run: Family<Labels, Gauge>,
     routes: HashSet<String>,
@@ -106,6 +108,18 @@ impl Metrics {
             "Bytes RocksDB's block cache holds (at most block_cache_bytes)",
             block_cache_bytes.clone(),
         );
+        let heap_allocated_bytes = Gauge::default();
+        registry.register(
+            "heap_allocated_bytes",
+            "Bytes the process has allocated and not freed (the allocator's count)",
+            heap_allocated_bytes.clone(),
+        );
+        let heap_resident_bytes = Gauge::default();
+        registry.register(
+            "heap_resident_bytes",
+            "Bytes of resident pages the allocator holds: allocations, its free pages not yet returned, its own metadata",
+            heap_resident_bytes.clone(),
+        );
         let product_nodes = Family::<Labels, Gauge>::default();
         registry.register(
             "product_nodes",
@@ -127,6 +141,8 @@ impl Metrics {
             store_bytes,
             document_cache_bytes,
             block_cache_bytes,
+            heap_allocated_bytes,
+            heap_resident_bytes,
             product_nodes,
             product_run,
             routes: routes.into_iter().collect(),
@@ -196,6 +212,15 @@ impl Metrics {
         let cached = state.store().block_cache_bytes().unwrap_or(0);
         self.block_cache_bytes
             .set(i64::try_from(cached).unwrap_or(i64::MAX));
+        // The allocator's counts are refreshed only when its epoch advances; without
+        // statistics (another allocator) they read as 0.
+        let _ = tikv_jemalloc_ctl::epoch::advance();
+        let allocated = tikv_jemalloc_ctl::stats::allocated::read().unwrap_or(0);
+        let resident = tikv_jemalloc_ctl::stats::resident::read().unwrap_or(0);
+        self.heap_allocated_bytes
+            .set(i64::try_from(allocated).unwrap_or(i64::MAX));
+        self.heap_resident_bytes
+            .set(i64::try_from(resident).unwrap_or(i64::MAX));
         self.product_nodes.clear();
         self.product_run.clear();
         for p in snapshot.products() {

@@ -1033,14 +1033,9 @@ public class B extends a.A { List<String> others; public List<String> g(List<Str
         Ty::Class(c) => c.name.clone(),
         other => panic!("a class type, not {other:?}"),
     };
-    let typed = |t: &'_ crate::typemodel::model::TypeInfo, name: &str| {
-        t.methods
-            .iter()
-            .find(|m| &*m.name == name)
-            .cloned()
-            .expect("declared")
+    let (Some(tf), Some(tg)) = (ma.methods_named("f").next(), mb.methods_named("g").next()) else {
+        panic!("both methods are in the model");
     };
-    let (tf, tg) = (typed(ma, "f"), typed(mb, "g"));
     assert!(
         Arc::ptr_eq(&class(&tf.params[0]), &class(&tg.params[0])),
         "one parameter class name"

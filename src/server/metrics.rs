@@ -84,42 +84,32 @@ impl Metrics {
             "Index runs this server ran (admin jobs), by product and outcome (committed, failed)",
             index_runs.clone(),
         );
-        let generation = Gauge::default();
-        registry.register(
+        let generation = gauge(
+            &mut registry,
             "store_generation",
             "The generation of the graph being served",
-            generation.clone(),
         );
-        let store_bytes = Gauge::default();
-        registry.register(
+        let store_bytes = gauge(
+            &mut registry,
             "store_size_bytes",
             "Bytes the store directory holds on disk",
-            store_bytes.clone(),
         );
-        let document_cache_bytes = Gauge::default();
-        registry.register(
+        let document_cache_bytes = gauge(
+            &mut registry,
             "document_cache_bytes",
             "Bytes the computed documents kept for the next asker hold (at most document_cache_bytes)",
-            document_cache_bytes.clone(),
         );
-        let block_cache_bytes = Gauge::default();
-        registry.register(
+        let block_cache_bytes = gauge(
+            &mut registry,
             "block_cache_bytes",
             "Bytes RocksDB's block cache holds (at most block_cache_bytes)",
-            block_cache_bytes.clone(),
         );
-        let heap_allocated_bytes = Gauge::default();
-        registry.register(
+        let heap_allocated_bytes = gauge(
+            &mut registry,
             "heap_allocated_bytes",
             "Bytes the process has allocated and not freed (the allocator's count)",
-            heap_allocated_bytes.clone(),
         );
-        let heap_resident_bytes = Gauge::default();
-        registry.register(
-            "heap_resident_bytes",
-            "Bytes of resident pages the allocator holds: allocations, its free pages not yet returned, its own metadata",
-            heap_resident_bytes.clone(),
-        );
+        let heap_resident_bytes = gauge(&mut registry, "heap_resident_bytes", "Bytes of resident pages the allocator holds: allocations, its free pages not yet returned, its own metadata");
         let product_nodes = Family::<Labels, Gauge>::default();
         registry.register(
             "product_nodes",
@@ -239,6 +229,13 @@ impl Metrics {
         prometheus_client::encoding::text::encode(&mut out, &self.registry)?;
         Ok(out)
     }
+}
+
+/// A gauge registered in `registry` under `name` (after the registry's prefix).
+fn gauge(registry: &mut Registry, name: &str, help: &str) -> Gauge {
+    let gauge = Gauge::default();
+    registry.register(name, help, gauge.clone());
+    gauge
 }
 
 /// `GET /metrics`.

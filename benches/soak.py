@@ -136,18 +136,24 @@ def parse_wrk(out):
     }
 
 
-MEMORY_GAUGES = ("document_cache", "block_cache", "heap_allocated", "heap_resident")
+MEMORY_GAUGES = ("document_cache", "block_cache", "memtable", "table_reader", "heap_allocated", "heap_resident")
 
 
 def memory_mb(base):
-    """What the server's two bounded caches and its heap hold now, in MB, from `/metrics`."""
+    """What the server's two bounded caches, RocksDB's memtables and table readers, and its
+    heap hold now, in MB, from `/metrics`."""
     status, text = get(base, "/metrics")
-    held = {}
+    held, memtables = {}, {}
     for line in text.splitlines() if status == 200 else []:
         for name in MEMORY_GAUGES:
-            if line.startswith(f"semgraph_{name}_bytes "):
-                held[name] = float(line.split()[1]) / (1 << 20)
-    return {f"{name}_mb": held.get(name, 0.0) for name in MEMORY_GAUGES}
+            # A gauge with labels (the memtables, per column family) is summed.
+            if line.startswith((f"semgraph_{name}_bytes ", f"semgraph_{name}_bytes{{")):
+                mb = float(line.split()[-1]) / (1 << 20)
+                held[name] = held.get(name, 0.0) + mb
+                family = re.search(r'family="([^"]+)"', line)
+                if family:
+                    memtables[family.group(1)] = round(mb, 2)
+    return {**{f"{name}_mb": held.get(name, 0.0) for name in MEMORY_GAUGES}, "memtables_by_family_mb": memtables}
 
 
 def get(base, path, body=None, timeout=120, accept=None):
@@ -315,8 +321,8 @@ def main():
           "(48 connections) and impact at depth 3 (16 connections); every product re-indexed at the start of "
           "every minute.", "",
           "| minute | callers req/s | p50 | p99 | impact req/s | p50 | p99 | 4xx | 5xx | re-index | RSS "
-          "| document cache | block cache | heap allocated | heap resident |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "| document cache | block cache | memtables | table readers | heap allocated | heap resident |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in minutes:
         c, i = r["callers"], r["impact"]
         md.append(f"| {r['minute']} | {c['rps']:,.0f} | {c['p50_ms'] or 0:.1f} ms | {c['p99_ms'] or 0:.1f} ms | "

@@ -711,6 +711,15 @@ async fn metrics_count_requests_by_route_and_status_with_latency_and_the_store()
         "the callers answer is cached, within the default budget: {held:?}"
     );
     assert!(sample(&m, "semgraph_block_cache_bytes", &[]).is_some_and(|b| b > 0.0));
+    // RocksDB outside its block cache: the memtables (an index commits through them) and
+    // the readers of the table files the index wrote.
+    for family in ["meta", "nodes", "default"] {
+        assert!(
+            sample(&m, "semgraph_memtable_bytes", &[("family", family)]).is_some_and(|b| b > 0.0),
+            "memtable bytes of {family}"
+        );
+    }
+    assert!(sample(&m, "semgraph_table_reader_bytes", &[]).is_some_and(|b| b > 0.0));
     // The heap, as the allocator counts it: resident pages hold at least what is allocated.
     let allocated = sample(&m, "semgraph_heap_allocated_bytes", &[]).unwrap_or(0.0);
     let resident = sample(&m, "semgraph_heap_resident_bytes", &[]).unwrap_or(0.0);
@@ -730,8 +739,11 @@ async fn metrics_count_requests_by_route_and_status_with_latency_and_the_store()
             p.name
         );
     }
-    // No content: the only labels are these, and no value is a parameter a caller sent.
-    let allowed = ["endpoint", "method", "status", "product", "area", "outcome"];
+    // No content: the only labels are these (`family` is a RocksDB column family), and no
+    // value is a parameter a caller sent.
+    let allowed = [
+        "endpoint", "method", "status", "product", "area", "outcome", "family",
+    ];
     for s in &m.samples {
         for (k, _) in s.labels.iter() {
             assert!(allowed.contains(&k.as_str()), "label {k} on {}", s.metric);

@@ -49,6 +49,8 @@ pub(crate) struct Metrics {
     store_bytes: Gauge,
     document_cache_bytes: Gauge,
     block_cache_bytes: Gauge,
+    memtable_bytes: Family<Labels, Gauge>,
+    table_reader_bytes: Gauge,
     heap_allocated_bytes: Gauge,
     heap_resident_bytes: Gauge,
     product_nodes: Family<Labels, Gauge>,
@@ -104,6 +106,17 @@ impl Metrics {
             "block_cache_bytes",
             "Bytes RocksDB's block cache holds (at most block_cache_bytes)",
         );
+        let memtable_bytes = Family::<Labels, Gauge>::default();
+        registry.register(
+            "memtable_bytes",
+            "Bytes RocksDB's memtables hold, per column family: writes not yet flushed to table files",
+            memtable_bytes.clone(),
+        );
+        let table_reader_bytes = gauge(
+            &mut registry,
+            "table_reader_bytes",
+            "Bytes the open table files' readers hold outside the block cache (RocksDB's estimate)",
+        );
         let heap_allocated_bytes = gauge(
             &mut registry,
             "heap_allocated_bytes",
@@ -131,6 +144,8 @@ impl Metrics {
             store_bytes,
             document_cache_bytes,
             block_cache_bytes,
+            memtable_bytes,
+            table_reader_bytes,
             heap_allocated_bytes,
             heap_resident_bytes,
             product_nodes,
@@ -202,6 +217,14 @@ impl Metrics {
         let cached = state.store().block_cache_bytes().unwrap_or(0);
         self.block_cache_bytes
             .set(i64::try_from(cached).unwrap_or(i64::MAX));
+        for (family, bytes) in state.store().memtable_bytes().unwrap_or_default() {
+            self.memtable_bytes
+                .get_or_create(&vec![("family".to_string(), family.to_string())])
+                .set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        }
+        let readers = state.store().table_reader_bytes().unwrap_or(0);
+        self.table_reader_bytes
+            .set(i64::try_from(readers).unwrap_or(i64::MAX));
         // The allocator's counts are refreshed only when its epoch advances; without
         // statistics (another allocator) they read as 0.
         let _ = tikv_jemalloc_ctl::epoch::advance();

@@ -898,6 +898,35 @@ impl Store {
             .unwrap_or(0))
     }
 
+    /// Bytes RocksDB's memtables hold now, per column family: writes not yet flushed to a
+    /// table file (all together bounded by the store's write buffer budget).
+    pub fn memtable_bytes(&self) -> Result<Vec<(&'static str, u64)>> {
+        self.per_family("rocksdb.cur-size-all-mem-tables")
+    }
+
+    /// Bytes the open table files' readers hold outside the block cache, over every column
+    /// family (RocksDB's estimate): grows with the number of table files until compaction
+    /// merges them.
+    pub fn table_reader_bytes(&self) -> Result<u64> {
+        Ok(self
+            .per_family("rocksdb.estimate-table-readers-mem")?
+            .iter()
+            .map(|(_, bytes)| bytes)
+            .sum())
+    }
+
+    /// An integer property of each column family.
+    fn per_family(&self, property: &str) -> Result<Vec<(&'static str, u64)>> {
+        let inner = &self.inner;
+        ALL_CFS
+            .iter()
+            .map(|&cf| {
+                let value = inner.db.property_int_value_cf(inner.cf(cf), property)?;
+                Ok((cf, value.unwrap_or(0)))
+            })
+            .collect()
+    }
+
     /// Bytes on disk of every file of the store.
     pub fn disk_bytes(&self) -> Result<u64> {
         let mut total = 0;

@@ -75,12 +75,24 @@ impl Store {
 
     /// Records the digests `product`'s last run used and deletes the cached entries that no
     /// product uses any more. Returns how many entries were deleted.
+    ///
+    /// A run that used the same digests as the product's last run (nothing it reads
+    /// changed) writes nothing: a server re-indexing unchanged products would otherwise
+    /// add each product's whole list to the memtable every time.
     pub fn retain_facts(&self, product: &str, used: &[FactsDigest]) -> Result<u64> {
         let inner = &self.inner;
         let cf = inner.cf(CF_DEFAULT);
+        let own = used_key(product);
+        let listed = used.concat();
+        if inner
+            .db
+            .get_pinned_cf(cf, &own)?
+            .is_some_and(|last| *last == *listed)
+        {
+            return Ok(0);
+        }
         let mut previous: Vec<FactsDigest> = Vec::new();
         let mut others: std::collections::HashSet<FactsDigest> = std::collections::HashSet::new();
-        let own = used_key(product);
         for item in inner
             .db
             .iterator_cf(cf, IteratorMode::From(USED_BY, rocksdb::Direction::Forward))
@@ -96,7 +108,7 @@ impl Store {
             }
         }
         let mut batch = WriteBatch::default();
-        batch.put_cf(cf, &own, used.concat());
+        batch.put_cf(cf, &own, listed);
         let keep: std::collections::HashSet<&FactsDigest> = used.iter().collect();
         let mut deleted = 0;
         for digest in previous {
@@ -124,5 +136,54 @@ impl Store {
             n += 1;
         }
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(n: u8) -> FactsDigest {
+        [n; 32]
+    }
+
+    #[test]
+    fn a_run_that_used_the_same_digests_writes_nothing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).expect("open");
+        let entries: Vec<(FactsDigest, Vec<u8>)> = (1..=3).map(|n| (digest(n), vec![n; 300])).collect();
+        store.cache_facts(&entries).expect("cache");
+        assert_eq!(
+            store
+                .retain_facts("orders", &[digest(1), digest(2), digest(3)])
+                .expect("retain"),
+            0
+        );
+        let written = store.inner.db.latest_sequence_number();
+
+        // The same list again: not one write.
+        assert_eq!(
+            store
+                .retain_facts("orders", &[digest(1), digest(2), digest(3)])
+                .expect("retain"),
+            0
+        );
+        assert_eq!(store.inner.db.latest_sequence_number(), written);
+
+        // Another list is recorded, and what no product uses any more is deleted.
+        assert_eq!(
+            store
+                .retain_facts("orders", &[digest(1), digest(3)])
+                .expect("retain"),
+            1
+        );
+        assert!(store.inner.db.latest_sequence_number() > written);
+        let cached = store
+            .cached_facts(&[digest(1), digest(2), digest(3)])
+            .expect("read");
+        assert_eq!(
+            cached.iter().map(Option::is_some).collect::<Vec<_>>(),
+            [true, false, true]
+        );
     }
 }

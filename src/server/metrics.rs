@@ -106,11 +106,10 @@ impl Metrics {
             "block_cache_bytes",
             "Bytes RocksDB's block cache holds (at most block_cache_bytes)",
         );
-        let memtable_bytes = Family::<Labels, Gauge>::default();
-        registry.register(
+        let memtable_bytes = gauges(
+            &mut registry,
             "memtable_bytes",
             "Bytes RocksDB's memtables hold, per column family: writes not yet flushed to table files",
-            memtable_bytes.clone(),
         );
         let table_reader_bytes = gauge(
             &mut registry,
@@ -123,17 +122,15 @@ impl Metrics {
             "Bytes the process has allocated and not freed (the allocator's count)",
         );
         let heap_resident_bytes = gauge(&mut registry, "heap_resident_bytes", "Bytes of resident pages the allocator holds: allocations, its free pages not yet returned, its own metadata");
-        let product_nodes = Family::<Labels, Gauge>::default();
-        registry.register(
+        let product_nodes = gauges(
+            &mut registry,
             "product_nodes",
             "Nodes of each product in the served generation",
-            product_nodes.clone(),
         );
-        let product_run = Family::<Labels, Gauge>::default();
-        registry.register(
+        let product_run = gauges(
+            &mut registry,
             "product_index_run",
             "The index run whose graph is served, per product",
-            product_run.clone(),
         );
         Metrics {
             registry,
@@ -252,6 +249,13 @@ impl Metrics {
         prometheus_client::encoding::text::encode(&mut out, &self.registry)?;
         Ok(out)
     }
+}
+
+/// A family of gauges, one per set of labels, registered in `registry` under `name`.
+fn gauges(registry: &mut Registry, name: &str, help: &str) -> Family<Labels, Gauge> {
+    let family = Family::<Labels, Gauge>::default();
+    registry.register(name, help, family.clone());
+    family
 }
 
 /// A gauge registered in `registry` under `name` (after the registry's prefix).

@@ -17,8 +17,9 @@ What it does:
 Printed (and written to `--out` as markdown): per minute, the requests per second and p50/p99
 of each workload, the 5xx count (must be 0), the re-index's duration, the RSS at the end of
 the minute (the curve must be flat after warm-up) beside what the server's `/metrics` says
-holds it (the document and block caches, filling to their budgets, and the heap the
-allocator counts: allocated, and resident), and how many answers were compared and
+holds it (the document and block caches, filling to their budgets, RocksDB's memtables and
+table readers, and the heap the allocator counts: allocated, and resident; each minute's
+JSON line also has the memtables per column family), and how many answers were compared and
 how many differed (must be 0). The script exits non-zero if any 5xx was answered or any
 answer differed. It is a benchmark, not a test: nothing here asserts a time.
 

@@ -121,7 +121,11 @@ impl Metrics {
             "heap_allocated_bytes",
             "Bytes the process has allocated and not freed (the allocator's count)",
         );
-        let heap_resident_bytes = gauge(&mut registry, "heap_resident_bytes", "Bytes of resident pages the allocator holds: allocations, its free pages not yet returned, its own metadata");
+        let heap_resident_bytes = gauge(
+            &mut registry,
+            "heap_resident_bytes",
+            "Bytes of resident pages the allocator holds: allocations, free pages not yet returned, metadata",
+        );
         let product_nodes = gauges(
             &mut registry,
             "product_nodes",
@@ -204,33 +208,28 @@ impl Metrics {
     /// The exposition, with the gauges read from `state` now.
     fn render(&self, state: &AppState) -> Result<String, std::fmt::Error> {
         let snapshot = state.store().snapshot();
-        self.generation
-            .set(i64::try_from(snapshot.generation()).unwrap_or(i64::MAX));
-        let bytes = state.store().disk_bytes().unwrap_or(0);
-        self.store_bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
-        let held = state.cache().held_bytes();
-        self.document_cache_bytes
-            .set(i64::try_from(held).unwrap_or(i64::MAX));
-        let cached = state.store().block_cache_bytes().unwrap_or(0);
-        self.block_cache_bytes
-            .set(i64::try_from(cached).unwrap_or(i64::MAX));
+        set_u64(&self.generation, snapshot.generation());
+        set_u64(&self.store_bytes, state.store().disk_bytes().unwrap_or(0));
+        set_u64(&self.document_cache_bytes, state.cache().held_bytes() as u64);
+        set_u64(
+            &self.block_cache_bytes,
+            state.store().block_cache_bytes().unwrap_or(0),
+        );
         for (family, bytes) in state.store().memtable_bytes().unwrap_or_default() {
-            self.memtable_bytes
-                .get_or_create(&vec![("family".to_string(), family.to_string())])
-                .set(i64::try_from(bytes).unwrap_or(i64::MAX));
+            let labels = vec![("family".to_string(), family.to_string())];
+            set_u64(&self.memtable_bytes.get_or_create(&labels), bytes);
         }
-        let readers = state.store().table_reader_bytes().unwrap_or(0);
-        self.table_reader_bytes
-            .set(i64::try_from(readers).unwrap_or(i64::MAX));
+        set_u64(
+            &self.table_reader_bytes,
+            state.store().table_reader_bytes().unwrap_or(0),
+        );
         // The allocator's counts are refreshed only when its epoch advances; without
         // statistics (another allocator) they read as 0.
         let _ = tikv_jemalloc_ctl::epoch::advance();
         let allocated = tikv_jemalloc_ctl::stats::allocated::read().unwrap_or(0);
+        set_u64(&self.heap_allocated_bytes, allocated as u64);
         let resident = tikv_jemalloc_ctl::stats::resident::read().unwrap_or(0);
-        self.heap_allocated_bytes
-            .set(i64::try_from(allocated).unwrap_or(i64::MAX));
-        self.heap_resident_bytes
-            .set(i64::try_from(resident).unwrap_or(i64::MAX));
+        set_u64(&self.heap_resident_bytes, resident as u64);
         self.product_nodes.clear();
         self.product_run.clear();
         for p in snapshot.products() {
@@ -238,17 +237,18 @@ impl Metrics {
                 ("product".to_string(), p.name.clone()),
                 ("area".to_string(), p.area.clone()),
             ];
-            self.product_nodes
-                .get_or_create(&labels)
-                .set(i64::try_from(p.node_count).unwrap_or(i64::MAX));
-            self.product_run
-                .get_or_create(&labels)
-                .set(i64::try_from(p.run).unwrap_or(i64::MAX));
+            set_u64(&self.product_nodes.get_or_create(&labels), p.node_count);
+            set_u64(&self.product_run.get_or_create(&labels), p.run);
         }
         let mut out = String::new();
         prometheus_client::encoding::text::encode(&mut out, &self.registry)?;
         Ok(out)
     }
+}
+
+/// Sets a gauge to a count or size (one past `i64::MAX` reads as the largest a gauge holds).
+fn set_u64(gauge: &Gauge, value: u64) {
+    gauge.set(i64::try_from(value).unwrap_or(i64::MAX));
 }
 
 /// A family of gauges, one per set of labels, registered in `registry` under `name`.

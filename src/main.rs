@@ -327,3 +327,17 @@ fn main() -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// jemalloc was built with the options `.cargo/config.toml` gives it (unless the
+    /// environment overrides them at run time).
+    #[test]
+    fn jemalloc_runs_with_the_configured_options() {
+        if std::env::var_os("MALLOC_CONF").is_some() {
+            return;
+        }
+        assert_eq!(tikv_jemalloc_ctl::opt::narenas::read().ok(), Some(1));
+        assert_eq!(tikv_jemalloc_ctl::opt::background_thread::read().ok(), Some(true));
+    }
+}

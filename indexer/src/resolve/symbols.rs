@@ -136,12 +136,16 @@ pub(crate) struct SymbolTable {
     shared: Arc<SharedTypes>,
     /// This view's module's copies of names other modules declare too; they hide the
     /// shared copy of the same name.
-    own: FxHashMap<String, TypeInfo>,
+    own: FxHashMap<String, Box<TypeInfo>>,
 }
 
 #[derive(Debug, Default)]
 struct SharedTypes {
-    types: FxHashMap<String, TypeInfo>,
+    /// Each type boxed: a map's slots are a power of two, up to half of them empty, and a
+    /// `TypeInfo` (about 300 bytes) in each slot held that room for nothing; boxed, a slot
+    /// is a key and a pointer. On spring-boot the table took 30 MB rather than 34 (jemalloc's
+    /// `stats.allocated` around its build).
+    types: FxHashMap<String, Box<TypeInfo>>,
     /// `(package, simple name)` → fqn of top-level types.
     by_package: FxHashMap<String, FxHashMap<String, String>>,
     /// Package → the classes holding its top-level functions and properties (Kotlin's
@@ -264,7 +268,7 @@ fn type_infos(file: &CodeFile, names: &mut Interner) -> Vec<TypeInfo> {
 }
 
 /// Records each member type of `types` in its outer type's `nested`.
-fn link_members(types: &mut FxHashMap<String, TypeInfo>) {
+fn link_members(types: &mut FxHashMap<String, Box<TypeInfo>>) {
     let pairs: Vec<(String, String)> = types
         .values()
         .filter_map(|t| {
@@ -302,7 +306,7 @@ impl SymbolTable {
                     .insert(t.name.clone(), t.fqn.clone());
             }
             for info in type_infos(file, &mut names) {
-                shared.types.insert(info.fqn.clone(), info);
+                shared.types.insert(info.fqn.clone(), Box::new(info));
             }
         }
         // Member types, then supertypes (which may name member types).
@@ -320,11 +324,11 @@ impl SymbolTable {
     /// declaring names another module of the product declares too, and their types hide
     /// the shared copies of those names.
     pub(crate) fn for_module<'a>(&self, files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
-        let mut own: FxHashMap<String, TypeInfo> = FxHashMap::default();
+        let mut own: FxHashMap<String, Box<TypeInfo>> = FxHashMap::default();
         let mut names = Interner::default();
         for file in files {
             for info in type_infos(file, &mut names) {
-                own.insert(info.fqn.clone(), info);
+                own.insert(info.fqn.clone(), Box::new(info));
             }
         }
         link_members(&mut own);
@@ -341,7 +345,7 @@ impl SymbolTable {
     fn link_all(
         &mut self,
         fqns: &[String],
-        held: impl Fn(&mut SymbolTable) -> Option<&mut FxHashMap<String, TypeInfo>>,
+        held: impl Fn(&mut SymbolTable) -> Option<&mut FxHashMap<String, Box<TypeInfo>>>,
     ) {
         // A supertype written as a member type inherited from another supertype
         // (`class Builder extends AbstractBuilder<…>` inside a subclass of the type that
@@ -399,7 +403,10 @@ impl SymbolTable {
 
     /// Type `fqn`: this view's own copy, else the shared one.
     fn ty(&self, fqn: &str) -> Option<&TypeInfo> {
-        self.own.get(fqn).or_else(|| self.shared.types.get(fqn))
+        self.own
+            .get(fqn)
+            .or_else(|| self.shared.types.get(fqn))
+            .map(|t| &**t)
     }
 
     /// Whether the product declares `fqn`.

@@ -179,8 +179,8 @@ impl<K: Hash + Eq + Clone> Declarations<K> {
 /// The product's methods by key, each key held as a 128-bit fingerprint of its type, name
 /// and parameter types. A [`MethodKey`] is three strings and a vector of strings, about 230
 /// bytes in five or more allocations; the key as one string was still about 110 bytes on
-/// the heap (77,056 methods on spring-boot, 8 MB); the fingerprint is 16 bytes in the map
-/// itself, and a lookup hashes the key's parts where they are, allocating nothing.
+/// the heap (64,346 keys on spring-boot); the fingerprint is 16 bytes in the map itself,
+/// and a lookup hashes the key's parts where they are, allocating nothing.
 ///
 /// Two keys share a fingerprint with a probability of about 2^-128 per pair: the two halves
 /// are SipHash-1-3 under two keys drawn at random per process, so no input can be written

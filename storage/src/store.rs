@@ -905,6 +905,22 @@ impl Store {
         self.per_family("rocksdb.cur-size-all-mem-tables")
     }
 
+    /// Writes every memtable out to table files, in one atomic flush, and waits for it.
+    ///
+    /// A commit calls it last: what a run writes through the memtables (the catalog, its run
+    /// record, every link edge rewritten, the deletes of the purge before it, the facts
+    /// cache) is then in files, and between runs the memtables hold nothing. Without it a
+    /// server re-indexing all day grew them run after run up to the write buffer budget
+    /// (the link edges of every product again at each commit).
+    pub(crate) fn flush_memtables(&self) -> Result<()> {
+        let inner = &self.inner;
+        let families: Vec<&ColumnFamily> = ALL_CFS.iter().map(|&cf| inner.cf(cf)).collect();
+        let mut options = rocksdb::FlushOptions::default();
+        options.set_wait(true);
+        inner.db.flush_cfs_opt(&families, &options)?;
+        Ok(())
+    }
+
     /// Bytes the open table files' readers hold outside the block cache, over every column
     /// family (RocksDB's estimate): grows with the number of table files until compaction
     /// merges them.

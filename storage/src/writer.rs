@@ -354,6 +354,13 @@ impl ProductWriter {
     /// every product's cross-product references.
     pub fn commit(mut self) -> Result<CommitSummary> {
         let result = self.commit_inner();
+        // Outside the catalog's lock. The commit is durable (in the write-ahead log) either
+        // way; a failed flush leaves the memtables to RocksDB's own.
+        if result.is_ok() {
+            if let Err(e) = self.store.flush_memtables() {
+                tracing::warn!(error = %e, "flushing the memtables after a commit failed");
+            }
+        }
         self.done = true;
         *self.store.inner.writing.lock() = None;
         if result.is_err() {

@@ -191,3 +191,29 @@ fn names_and_links_spilled_past_the_staging_budget_are_ingested_at_the_bottom() 
         }
     }
 }
+
+#[test]
+fn a_commit_leaves_the_memtables_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(dir.path()).expect("open");
+    let held = |store: &Store| -> Vec<(&'static str, u64)> {
+        store
+            .memtable_bytes()
+            .expect("memtable bytes")
+            .into_iter()
+            .filter(|(_, b)| *b > 0)
+            .collect()
+    };
+    let empty = held(&store);
+    for round in 0..6 {
+        // Each commit writes its catalog, run record and link edges through the memtables,
+        // and from the second on the purge of the run before it.
+        index(&store, "alpha", 2_000, round);
+        index(&store, "beta", 1_000, round);
+        assert_eq!(
+            held(&store),
+            empty,
+            "round {round}: what the memtables hold after a commit"
+        );
+    }
+}

@@ -572,7 +572,7 @@ impl<'a> Scope<'a> {
                     continue;
                 };
                 for m in t.methods.iter().filter(|m| *m.name == *name && m.is_static) {
-                    let is_extension = m.param_names.first().is_some_and(|n| n == "$receiver");
+                    let is_extension = m.param_names().first().is_some_and(|n| n == "$receiver");
                     if is_extension == extensions {
                         out.push((facade.clone(), m));
                     }
@@ -1100,8 +1100,8 @@ impl<'a> Scope<'a> {
         depth: usize,
     ) -> Option<(bool, bool)> {
         let params = m.params.get(offset..)?;
-        let names = m.param_names.get(offset..).unwrap_or(&[]);
-        let defaults = m.defaults.get(offset..).unwrap_or(&[]);
+        let names = m.param_names().get(offset..).unwrap_or(&[]);
+        let defaults = m.defaults().get(offset..).unwrap_or(&[]);
         let n = site.arg_count;
         let mut bound: Vec<Vec<usize>> = vec![Vec::new(); params.len()];
         let last_is_lambda =

@@ -92,15 +92,33 @@ pub(crate) struct MethodInfo {
     pub(crate) varargs: bool,
     pub(crate) return_type: Option<Name>,
     pub(crate) is_static: bool,
-    /// Parameter names as declared (Kotlin calls may name their arguments); empty for a
-    /// method declared in Java.
-    pub(crate) param_names: Vec<String>,
-    /// Which parameters have a default value (Kotlin), so a call may leave them out; empty
-    /// for a method declared in Java.
-    pub(crate) defaults: Vec<bool>,
+    /// What only a Kotlin method has; `None` for a method declared in Java (most of a
+    /// product's methods: one pointer each rather than two empty lists).
+    kotlin: Option<Box<KotlinParams>>,
     /// A record accessor the source does not write.
     #[cfg(test)]
     pub(crate) implicit: bool,
+}
+
+/// The parameters of a Kotlin method beyond their types.
+#[derive(Debug, Clone)]
+struct KotlinParams {
+    /// Names as declared (Kotlin calls may name their arguments).
+    names: Vec<String>,
+    /// Which parameters have a default value, so a call may leave them out.
+    defaults: Vec<bool>,
+}
+
+impl MethodInfo {
+    /// Parameter names as declared; empty for a method declared in Java.
+    pub(crate) fn param_names(&self) -> &[String] {
+        self.kotlin.as_deref().map_or(&[], |k| &k.names)
+    }
+
+    /// Which parameters have a default value (Kotlin); empty for a method declared in Java.
+    pub(crate) fn defaults(&self) -> &[bool] {
+        self.kotlin.as_deref().map_or(&[], |k| &k.defaults)
+    }
 }
 
 /// A type as the resolver needs it.
@@ -172,16 +190,12 @@ fn method_info(m: &MethodDecl, language: Language, names: &mut Interner) -> Meth
         varargs: m.varargs,
         return_type: m.return_type.as_deref().map(|r| names.intern(r)),
         is_static: m.modifiers.iter().any(|x| x == "static"),
-        param_names: if kotlin {
-            m.params.iter().map(|p| p.name.clone()).collect()
-        } else {
-            Vec::new()
-        },
-        defaults: if kotlin {
-            m.params.iter().map(|p| p.has_default).collect()
-        } else {
-            Vec::new()
-        },
+        kotlin: kotlin.then(|| {
+            Box::new(KotlinParams {
+                names: m.params.iter().map(|p| p.name.clone()).collect(),
+                defaults: m.params.iter().map(|p| p.has_default).collect(),
+            })
+        }),
         #[cfg(test)]
         implicit: m.implicit && m.name != "<init>",
     }
@@ -234,8 +248,7 @@ fn type_infos(file: &CodeFile, names: &mut Interner) -> Vec<TypeInfo> {
                     varargs: false,
                     return_type: None,
                     is_static: false,
-                    param_names: Vec::new(),
-                    defaults: Vec::new(),
+                    kotlin: None,
                     #[cfg(test)]
                     implicit: false,
                 });

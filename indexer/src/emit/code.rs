@@ -478,13 +478,18 @@ fn write_supertypes(
     }
     // Every internal ancestor, nearest first.
     let mut ancestors: Vec<String> = Vec::new();
-    let mut queue: Vec<String> = info.superclass.iter().chain(&info.interfaces).cloned().collect();
+    let mut queue: Vec<String> = info
+        .superclass
+        .iter()
+        .chain(&info.interfaces)
+        .map(|s| s.to_string())
+        .collect();
     while let Some(a) = queue.pop() {
         if ancestors.contains(&a) || ancestors.len() > 64 {
             continue;
         }
         if let Some(ai) = table.get(&a) {
-            queue.extend(ai.superclass.iter().chain(&ai.interfaces).cloned());
+            queue.extend(ai.superclass.iter().chain(&ai.interfaces).map(|s| s.to_string()));
         }
         ancestors.push(a);
     }

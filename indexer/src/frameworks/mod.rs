@@ -615,10 +615,10 @@ pub(crate) fn implements(table: &SymbolTable, fqn: &str, names: &[&str]) -> Opti
             continue;
         };
         for sup in t.superclass.iter().chain(&t.interfaces) {
-            if let Some(n) = names.iter().find(|n| **n == sup) {
+            if let Some(n) = names.iter().find(|n| **n == &**sup) {
                 return Some((*n).to_string());
             }
-            stack.push(sup.clone());
+            stack.push(sup.to_string());
         }
     }
     None

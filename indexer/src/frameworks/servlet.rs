@@ -98,7 +98,7 @@ impl Recogniser for Servlets {
                     .last()
                     .and_then(|(_, c)| product.table.get(&c.fqn))
                     .and_then(|i| i.superclass.clone())
-                    .and_then(|s| decls.get(s.as_str()).copied())
+                    .and_then(|s| decls.get(&*s).copied())
                 {
                     if chain.len() > 16 || chain.iter().any(|(_, c)| c.fqn == sup.1.fqn) {
                         break;

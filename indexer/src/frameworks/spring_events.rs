@@ -134,8 +134,8 @@ fn with_supertypes(table: &SymbolTable, fqn: &str) -> Vec<String> {
     while i < out.len() && out.len() < 32 {
         if let Some(t) = table.get(&out[i]) {
             for sup in t.superclass.iter().chain(&t.interfaces) {
-                if table.get(sup).is_some() && !out.contains(sup) {
-                    out.push(sup.clone());
+                if table.get(sup).is_some() && !out.iter().any(|o| **o == **sup) {
+                    out.push(sup.to_string());
                 }
             }
         }

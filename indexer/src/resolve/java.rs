@@ -466,7 +466,10 @@ impl Scope<'_> {
         let t = self.table.get(self.type_fqn)?;
         let sup = t.superclass.clone()?;
         let internal = self.table.get(&sup).is_some();
-        Some(TypeRef { fqn: sup, internal })
+        Some(TypeRef {
+            fqn: sup.to_string(),
+            internal,
+        })
     }
 
     /// A call with no receiver: the current type and its supertypes, then the enclosing
@@ -488,7 +491,10 @@ impl Scope<'_> {
             if external_super.is_none() {
                 external_super = ext;
             }
-            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+            cur = self
+                .table
+                .get(&fqn)
+                .and_then(|t| t.outer.as_deref().map(str::to_string));
         }
         let Some(me) = self.table.get(self.type_fqn) else {
             return unresolved("caller type unknown");
@@ -673,7 +679,10 @@ impl Scope<'_> {
             if let Some(found) = self.table.field(&fqn, n) {
                 return Some(found);
             }
-            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+            cur = self
+                .table
+                .get(&fqn)
+                .and_then(|t| t.outer.as_deref().map(str::to_string));
         }
         None
     }

@@ -289,9 +289,9 @@ impl<'a> Scope<'a> {
         let t = self.table.get(fqn)?;
         t.nested
             .iter()
-            .find(|(name, nested)| t.fields.get(name.as_str()).is_some_and(|ty| **ty == **nested))
-            .map(|(_, nested)| nested.clone())
-            .filter(|c| self.table.get(c).is_some())
+            .find(|(name, nested)| t.fields.get(&**name).is_some_and(|ty| **ty == ***nested))
+            .filter(|(_, c)| self.table.get(c).is_some())
+            .map(|(_, nested)| nested.to_string())
     }
 
     fn call(&self, site: &CallSite, depth: usize) -> Option<Target> {
@@ -483,7 +483,10 @@ impl<'a> Scope<'a> {
             if external_super.is_none() {
                 external_super = ext;
             }
-            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+            cur = self
+                .table
+                .get(&fqn)
+                .and_then(|t| t.outer.as_deref().map(str::to_string));
         }
         if let Some(other) = external_receiver {
             return if other.is_empty() {
@@ -574,7 +577,7 @@ impl<'a> Scope<'a> {
                 for m in t.methods.iter().filter(|m| *m.name == *name && m.is_static) {
                     let is_extension = m.param_names().first().is_some_and(|n| n == "$receiver");
                     if is_extension == extensions {
-                        out.push((facade.clone(), m));
+                        out.push((facade.to_string(), m));
                     }
                 }
             }
@@ -675,7 +678,10 @@ impl<'a> Scope<'a> {
             if simple_name(&fqn) == label {
                 return Ok(Recv::Instance(self.internal(&fqn)));
             }
-            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+            cur = self
+                .table
+                .get(&fqn)
+                .and_then(|t| t.outer.as_deref().map(str::to_string));
         }
         let mut lambdas: Vec<&crate::facts::Local> = self
             .method
@@ -781,7 +787,10 @@ impl<'a> Scope<'a> {
             if let Ok(found) = self.property_type(&fqn, n, depth + 1) {
                 return Ok(found);
             }
-            cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+            cur = self
+                .table
+                .get(&fqn)
+                .and_then(|t| t.outer.as_deref().map(str::to_string));
         }
         for pkg in self.visible_packages(n) {
             for facade in self.table.facades(&pkg) {
@@ -857,7 +866,10 @@ impl<'a> Scope<'a> {
                     if let Some(found) = self.written_property(&fqn, n) {
                         return Some(found);
                     }
-                    cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+                    cur = self
+                        .table
+                        .get(&fqn)
+                        .and_then(|t| t.outer.as_deref().map(str::to_string));
                 }
                 None
             }
@@ -967,7 +979,7 @@ impl<'a> Scope<'a> {
             || self
                 .table
                 .get(&holder)
-                .is_some_and(|t| t.nested.contains_key(&site.name))
+                .is_some_and(|t| t.nested.contains_key(site.name.as_str()))
         {
             return None;
         }
@@ -1264,7 +1276,10 @@ impl<'a> Scope<'a> {
                         found = Some((fqn, cands, ext));
                         break;
                     }
-                    cur = self.table.get(&fqn).and_then(|t| t.outer.clone());
+                    cur = self
+                        .table
+                        .get(&fqn)
+                        .and_then(|t| t.outer.as_deref().map(str::to_string));
                 }
                 match found {
                     Some(f) => f,

@@ -123,23 +123,26 @@ impl MethodInfo {
 
 /// A type as the resolver needs it.
 #[derive(Debug)]
+///
+/// Its names are the table's shared copies too: a type's fqn is also the table's key, its
+/// package's entry, its outer type's member and every subtype's supertype.
 pub(crate) struct TypeInfo {
-    pub(crate) fqn: String,
+    pub(crate) fqn: Name,
     pub(crate) kind: TypeKind,
-    pub(crate) outer: Option<String>,
-    pub(crate) type_params: Vec<String>,
+    pub(crate) outer: Option<Name>,
+    pub(crate) type_params: Vec<Name>,
     /// Resolved superclass fqn (internal or external); `None` for `Object`.
-    pub(crate) superclass: Option<String>,
+    pub(crate) superclass: Option<Name>,
     /// Resolved super-interfaces.
-    pub(crate) interfaces: Vec<String>,
+    pub(crate) interfaces: Vec<Name>,
     pub(crate) methods: Vec<MethodInfo>,
     /// Field name → declared type as written.
     pub(crate) fields: FxHashMap<Name, Name>,
     /// Simple name → fqn of member types.
-    pub(crate) nested: FxHashMap<String, String>,
+    pub(crate) nested: FxHashMap<Name, Name>,
     pub(crate) ctx: Arc<ImportCtx>,
-    extends_written: Vec<String>,
-    implements_written: Vec<String>,
+    extends_written: Vec<Name>,
+    implements_written: Vec<Name>,
 }
 
 /// Every type of one product, as the files of one module see them.
@@ -154,7 +157,7 @@ pub(crate) struct SymbolTable {
     shared: Arc<SharedTypes>,
     /// This view's module's copies of names other modules declare too; they hide the
     /// shared copy of the same name.
-    own: FxHashMap<String, Box<TypeInfo>>,
+    own: FxHashMap<Name, Box<TypeInfo>>,
 }
 
 #[derive(Debug, Default)]
@@ -163,12 +166,12 @@ struct SharedTypes {
     /// `TypeInfo` (about 300 bytes) in each slot held that room for nothing; boxed, a slot
     /// is a key and a pointer. On spring-boot the table took 30 MB rather than 34 (jemalloc's
     /// `stats.allocated` around its build).
-    types: FxHashMap<String, Box<TypeInfo>>,
+    types: FxHashMap<Name, Box<TypeInfo>>,
     /// `(package, simple name)` → fqn of top-level types.
-    by_package: FxHashMap<String, FxHashMap<String, String>>,
+    by_package: FxHashMap<Name, FxHashMap<Name, Name>>,
     /// Package → the classes holding its top-level functions and properties (Kotlin's
     /// file facades), where top-level and extension functions are looked up.
-    facades: FxHashMap<String, Vec<String>>,
+    facades: FxHashMap<Name, Vec<Name>>,
 }
 
 /// A resolved type: its fqn and whether the product declares it.
@@ -262,36 +265,38 @@ fn type_infos(file: &CodeFile, names: &mut Interner) -> Vec<TypeInfo> {
             for c in &t.enum_constants {
                 fields.insert(names.intern(c), names.intern(&t.name));
             }
+            let all = |written: &[String], names: &mut Interner| -> Vec<Name> {
+                written.iter().map(|w| names.intern(w)).collect()
+            };
             TypeInfo {
-                fqn: t.fqn.clone(),
+                fqn: names.intern(&t.fqn),
                 kind: t.kind,
-                outer: t.outer.clone(),
-                type_params: t.type_params.clone(),
+                outer: t.outer.as_deref().map(|o| names.intern(o)),
+                type_params: all(&t.type_params, names),
                 superclass: None,
                 interfaces: Vec::new(),
                 methods,
                 fields,
                 nested: FxHashMap::default(),
                 ctx: Arc::clone(&ctx),
-                extends_written: t.extends.clone(),
-                implements_written: t.implements.clone(),
+                extends_written: all(&t.extends, names),
+                implements_written: all(&t.implements, names),
             }
         })
         .collect()
 }
 
 /// Records each member type of `types` in its outer type's `nested`.
-fn link_members(types: &mut FxHashMap<String, Box<TypeInfo>>) {
-    let pairs: Vec<(String, String)> = types
+fn link_members(types: &mut FxHashMap<Name, Box<TypeInfo>>, names: &mut Interner) {
+    let pairs: Vec<(Name, Name, Name)> = types
         .values()
         .filter_map(|t| {
             let outer = t.outer.clone()?;
-            let simple = t.fqn.strip_prefix(&format!("{outer}."))?.to_string();
-            Some((outer, simple))
+            let simple = t.fqn.strip_prefix(&*outer)?.strip_prefix('.')?;
+            Some((outer, names.intern(simple), t.fqn.clone()))
         })
         .collect();
-    for (outer, simple) in pairs {
-        let fqn = format!("{outer}.{simple}");
+    for (outer, simple, fqn) in pairs {
         if let Some(o) = types.get_mut(&outer) {
             o.nested.insert(simple, fqn);
         }
@@ -307,29 +312,32 @@ impl SymbolTable {
             if let Some(facade) = &file.facade {
                 shared
                     .facades
-                    .entry(file.package.clone())
+                    .entry(names.intern(&file.package))
                     .or_default()
-                    .push(facade.clone());
+                    .push(names.intern(facade));
             }
             for t in file.types.iter().filter(|t| t.outer.is_none()) {
+                let (simple, fqn) = (names.intern(&t.name), names.intern(&t.fqn));
                 shared
                     .by_package
-                    .entry(file.package.clone())
+                    .entry(names.intern(&file.package))
                     .or_default()
-                    .insert(t.name.clone(), t.fqn.clone());
+                    .insert(simple, fqn);
             }
             for info in type_infos(file, &mut names) {
                 shared.types.insert(info.fqn.clone(), Box::new(info));
             }
         }
         // Member types, then supertypes (which may name member types).
-        link_members(&mut shared.types);
+        link_members(&mut shared.types, &mut names);
         let mut table = SymbolTable {
             shared: Arc::new(shared),
             own: FxHashMap::default(),
         };
-        let fqns: Vec<String> = table.shared.types.keys().cloned().collect();
-        table.link_all(&fqns, |t| Arc::get_mut(&mut t.shared).map(|s| &mut s.types));
+        let fqns: Vec<Name> = table.shared.types.keys().cloned().collect();
+        table.link_all(&fqns, &mut names, |t| {
+            Arc::get_mut(&mut t.shared).map(|s| &mut s.types)
+        });
         table
     }
 
@@ -337,28 +345,29 @@ impl SymbolTable {
     /// declaring names another module of the product declares too, and their types hide
     /// the shared copies of those names.
     pub(crate) fn for_module<'a>(&self, files: impl IntoIterator<Item = &'a CodeFile>) -> SymbolTable {
-        let mut own: FxHashMap<String, Box<TypeInfo>> = FxHashMap::default();
+        let mut own: FxHashMap<Name, Box<TypeInfo>> = FxHashMap::default();
         let mut names = Interner::default();
         for file in files {
             for info in type_infos(file, &mut names) {
                 own.insert(info.fqn.clone(), Box::new(info));
             }
         }
-        link_members(&mut own);
+        link_members(&mut own, &mut names);
         let mut table = SymbolTable {
             shared: Arc::clone(&self.shared),
             own,
         };
-        let fqns: Vec<String> = table.own.keys().cloned().collect();
-        table.link_all(&fqns, |t| Some(&mut t.own));
+        let fqns: Vec<Name> = table.own.keys().cloned().collect();
+        table.link_all(&fqns, &mut names, |t| Some(&mut t.own));
         table
     }
 
     /// Binds the written supertypes of `fqns`, held in the map `held` gives.
     fn link_all(
         &mut self,
-        fqns: &[String],
-        held: impl Fn(&mut SymbolTable) -> Option<&mut FxHashMap<String, Box<TypeInfo>>>,
+        fqns: &[Name],
+        names: &mut Interner,
+        held: impl Fn(&mut SymbolTable) -> Option<&mut FxHashMap<Name, Box<TypeInfo>>>,
     ) {
         // A supertype written as a member type inherited from another supertype
         // (`class Builder extends AbstractBuilder<…>` inside a subclass of the type that
@@ -366,14 +375,23 @@ impl SymbolTable {
         // again until nothing changes (a few rounds at most; nesting is shallow).
         for _ in 0..4 {
             // Each type's on its own, on the pool (binding names is most of the build).
-            let bound: Vec<(String, Option<String>, Vec<String>)> =
-                fqns.par_iter().filter_map(|fqn| self.supertypes(fqn)).collect();
+            let bound: Vec<(&Name, Option<String>, Vec<String>)> = fqns
+                .par_iter()
+                .filter_map(|fqn| self.supertypes(fqn).map(|(sup, ifaces)| (fqn, sup, ifaces)))
+                .collect();
+            let bound: Vec<(&Name, Option<Name>, Vec<Name>)> = bound
+                .into_iter()
+                .map(|(fqn, sup, ifaces)| {
+                    let sup = sup.map(|s| names.intern(&s));
+                    (fqn, sup, ifaces.iter().map(|i| names.intern(i)).collect())
+                })
+                .collect();
             let Some(types) = held(self) else {
                 return;
             };
             let mut changed = false;
             for (fqn, superclass, interfaces) in bound {
-                if let Some(t) = types.get_mut(&fqn) {
+                if let Some(t) = types.get_mut(fqn) {
                     if t.superclass != superclass || t.interfaces != interfaces {
                         changed = true;
                     }
@@ -388,7 +406,7 @@ impl SymbolTable {
     }
 
     /// The supertypes type `fqn` writes, bound as far as the table now tells.
-    fn supertypes(&self, fqn: &str) -> Option<(String, Option<String>, Vec<String>)> {
+    fn supertypes(&self, fqn: &str) -> Option<(Option<String>, Vec<String>)> {
         let t = self.ty(fqn)?;
         let extends: Vec<Option<TypeRef>> = t
             .extends_written
@@ -411,7 +429,7 @@ impl SymbolTable {
             }
         }
         interfaces.extend(implements.into_iter().flatten().map(|r| r.fqn));
-        Some((fqn.to_string(), superclass, interfaces))
+        Some((superclass, interfaces))
     }
 
     /// Type `fqn`: this view's own copy, else the shared one.
@@ -432,7 +450,7 @@ impl SymbolTable {
     }
 
     /// The classes holding the top-level functions and properties of `package`.
-    pub(crate) fn facades(&self, package: &str) -> &[String] {
+    pub(crate) fn facades(&self, package: &str) -> &[Name] {
         self.shared.facades.get(package).map_or(&[], Vec::as_slice)
     }
 
@@ -491,11 +509,15 @@ impl SymbolTable {
             let t = self.ty(&fqn)?;
             if let Some(n) = t.nested.get(name) {
                 return Some(TypeRef {
-                    fqn: n.clone(),
+                    fqn: n.to_string(),
                     internal: true,
                 });
             }
-            cur = t.superclass.clone().filter(|s| self.has(s));
+            cur = t
+                .superclass
+                .as_deref()
+                .filter(|s| self.has(s))
+                .map(str::to_string);
         }
         None
     }
@@ -526,22 +548,19 @@ impl SymbolTable {
         let mut hops = 0;
         while let Some(t) = cur {
             hops += 1;
-            if hops > 32 || t.type_params.iter().any(|p| p == name) {
+            if hops > 32 || t.type_params.iter().any(|p| **p == *name) {
                 return None;
             }
             // The type itself, its member types and inherited member types.
-            let simple = t
-                .fqn
-                .rsplit_once('.')
-                .map_or(t.fqn.as_str(), |(_, simple)| simple);
+            let simple = t.fqn.rsplit_once('.').map_or(&*t.fqn, |(_, simple)| simple);
             if simple == name && !t.fqn.contains('$') {
                 return Some(TypeRef {
-                    fqn: t.fqn.clone(),
+                    fqn: t.fqn.to_string(),
                     internal: true,
                 });
             }
             let me = TypeRef {
-                fqn: t.fqn.clone(),
+                fqn: t.fqn.to_string(),
                 internal: true,
             };
             if let Some(r) = self.member_type(&me, name) {
@@ -563,7 +582,7 @@ impl SymbolTable {
             .and_then(|types| types.get(name))
         {
             return Some(TypeRef {
-                fqn: fqn.clone(),
+                fqn: fqn.to_string(),
                 internal: true,
             });
         }
@@ -615,8 +634,7 @@ impl SymbolTable {
             if name == "<init>" {
                 break;
             }
-            queue.extend(t.superclass.iter().cloned());
-            queue.extend(t.interfaces.iter().cloned());
+            queue.extend(t.superclass.iter().chain(&t.interfaces).map(|s| s.to_string()));
         }
         (out, external)
     }
@@ -636,8 +654,7 @@ impl SymbolTable {
             if let Some(ty) = t.fields.get(name) {
                 return Some((ty.to_string(), cur));
             }
-            queue.extend(t.superclass.iter().cloned());
-            queue.extend(t.interfaces.iter().cloned());
+            queue.extend(t.superclass.iter().chain(&t.interfaces).map(|s| s.to_string()));
         }
         None
     }
@@ -654,8 +671,7 @@ impl SymbolTable {
                 continue;
             }
             if let Some(t) = self.ty(&cur) {
-                stack.extend(t.superclass.iter().cloned());
-                stack.extend(t.interfaces.iter().cloned());
+                stack.extend(t.superclass.iter().chain(&t.interfaces).map(|s| s.to_string()));
             }
         }
         false

@@ -362,7 +362,7 @@ impl Names<'_> {
             if hops > 32 {
                 break;
             }
-            if t.type_params.iter().any(|p| p == name) {
+            if t.type_params.iter().any(|p| **p == *name) {
                 return true;
             }
             // A type's own name or member type shadows its outer type's variables.
@@ -438,7 +438,7 @@ impl Names<'_> {
                 if hops > 32 {
                     break;
                 }
-                let sups: Vec<&String> = t.superclass.iter().chain(&t.interfaces).collect();
+                let sups: Vec<&Name> = t.superclass.iter().chain(&t.interfaces).collect();
                 for s in &sups {
                     if self.table.get(s).is_none() {
                         let bin = self.external.by_fqn(s).map(|i| i.binary.clone());
@@ -559,7 +559,7 @@ impl Names<'_> {
         package: &str,
         key: Name,
         kind: facts::TypeKind,
-        nested: &rustc_hash::FxHashMap<String, String>,
+        nested: &rustc_hash::FxHashMap<Name, Name>,
     ) -> TypeInfo {
         let scope = Scope {
             from: &t.fqn,
@@ -709,7 +709,7 @@ impl Names<'_> {
             interfaces,
             methods,
             fields,
-            member_types: nested.values().map(|n| Arc::from(n.as_str())).collect(),
+            member_types: nested.values().cloned().collect(),
             outer: t.outer.as_deref().map(Arc::from),
         }
     }

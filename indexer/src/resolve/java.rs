@@ -491,10 +491,7 @@ impl Scope<'_> {
             if external_super.is_none() {
                 external_super = ext;
             }
-            cur = self
-                .table
-                .get(&fqn)
-                .and_then(|t| t.outer.as_deref().map(str::to_string));
+            cur = self.table.outer(&fqn);
         }
         let Some(me) = self.table.get(self.type_fqn) else {
             return unresolved("caller type unknown");
@@ -679,10 +676,7 @@ impl Scope<'_> {
             if let Some(found) = self.table.field(&fqn, n) {
                 return Some(found);
             }
-            cur = self
-                .table
-                .get(&fqn)
-                .and_then(|t| t.outer.as_deref().map(str::to_string));
+            cur = self.table.outer(&fqn);
         }
         None
     }

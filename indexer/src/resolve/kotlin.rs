@@ -483,10 +483,7 @@ impl<'a> Scope<'a> {
             if external_super.is_none() {
                 external_super = ext;
             }
-            cur = self
-                .table
-                .get(&fqn)
-                .and_then(|t| t.outer.as_deref().map(str::to_string));
+            cur = self.table.outer(&fqn);
         }
         if let Some(other) = external_receiver {
             return if other.is_empty() {
@@ -678,10 +675,7 @@ impl<'a> Scope<'a> {
             if simple_name(&fqn) == label {
                 return Ok(Recv::Instance(self.internal(&fqn)));
             }
-            cur = self
-                .table
-                .get(&fqn)
-                .and_then(|t| t.outer.as_deref().map(str::to_string));
+            cur = self.table.outer(&fqn);
         }
         let mut lambdas: Vec<&crate::facts::Local> = self
             .method
@@ -787,10 +781,7 @@ impl<'a> Scope<'a> {
             if let Ok(found) = self.property_type(&fqn, n, depth + 1) {
                 return Ok(found);
             }
-            cur = self
-                .table
-                .get(&fqn)
-                .and_then(|t| t.outer.as_deref().map(str::to_string));
+            cur = self.table.outer(&fqn);
         }
         for pkg in self.visible_packages(n) {
             for facade in self.table.facades(&pkg) {
@@ -866,10 +857,7 @@ impl<'a> Scope<'a> {
                     if let Some(found) = self.written_property(&fqn, n) {
                         return Some(found);
                     }
-                    cur = self
-                        .table
-                        .get(&fqn)
-                        .and_then(|t| t.outer.as_deref().map(str::to_string));
+                    cur = self.table.outer(&fqn);
                 }
                 None
             }
@@ -1276,10 +1264,7 @@ impl<'a> Scope<'a> {
                         found = Some((fqn, cands, ext));
                         break;
                     }
-                    cur = self
-                        .table
-                        .get(&fqn)
-                        .and_then(|t| t.outer.as_deref().map(str::to_string));
+                    cur = self.table.outer(&fqn);
                 }
                 match found {
                     Some(f) => f,

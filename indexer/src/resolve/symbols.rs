@@ -122,10 +122,10 @@ impl MethodInfo {
 }
 
 /// A type as the resolver needs it.
-#[derive(Debug)]
 ///
 /// Its names are the table's shared copies too: a type's fqn is also the table's key, its
 /// package's entry, its outer type's member and every subtype's supertype.
+#[derive(Debug)]
 pub(crate) struct TypeInfo {
     pub(crate) fqn: Name,
     pub(crate) kind: TypeKind,
@@ -447,6 +447,12 @@ impl SymbolTable {
 
     pub(crate) fn get(&self, fqn: &str) -> Option<&TypeInfo> {
         self.ty(fqn)
+    }
+
+    /// The type enclosing type `fqn`, when the product declares `fqn` and it is a member,
+    /// local or anonymous type.
+    pub(crate) fn outer(&self, fqn: &str) -> Option<String> {
+        self.ty(fqn)?.outer.as_deref().map(str::to_string)
     }
 
     /// The classes holding the top-level functions and properties of `package`.

@@ -34,5 +34,5 @@ pub use model::{
     ContentKind, Direction, EdgeAttrs, EdgeKind, IndexRun, LinkPolicy, NewNode, Node, NodeFlags, NodeId,
     NodeKind, ProductId, ProductInfo, RunStatus, Span, Warning,
 };
-pub use store::{Snapshot, Store, StoreOptions, DEFAULT_BLOCK_CACHE_BYTES};
+pub use store::{Snapshot, Store, StoreOptions, DEFAULT_BLOCK_CACHE_BYTES, KEPT_RUNS};
 pub use writer::{CommitSummary, ProductWriter};

@@ -911,9 +911,10 @@ impl Store {
     ///
     /// A commit calls it last: what a run writes through the memtables (the catalog, its run
     /// record, every link edge rewritten, the deletes of the purge before it, the facts
-    /// cache) is then in files, and between runs the memtables hold nothing. Without it a
-    /// server re-indexing all day grew them run after run up to the write buffer budget
-    /// (the link edges of every product again at each commit).
+    /// cache) is then in files, and between runs the memtables hold at most the facts
+    /// cache's bookkeeping an indexer writes after its commit. Without it a server
+    /// re-indexing all day grew them run after run up to the write buffer budget (the link
+    /// edges of every product again at each commit).
     pub(crate) fn flush_memtables(&self) -> Result<()> {
         let inner = &self.inner;
         let families: Vec<&ColumnFamily> = ALL_CFS.iter().map(|&cf| inner.cf(cf)).collect();
@@ -1107,9 +1108,73 @@ pub(crate) fn put_catalog(inner: &Inner, batch: &mut WriteBatch, catalog: &Catal
 }
 
 pub(crate) fn put_run(inner: &Inner, batch: &mut WriteBatch, run: &IndexRun) {
+    batch.put_cf(inner.cf(CF_META), run_key(run.id), codec::encode_record(run));
+}
+
+fn run_key(run: u64) -> Vec<u8> {
     let mut key = META_RUN_PREFIX.to_vec();
-    key.extend_from_slice(&run.id.to_be_bytes());
-    batch.put_cf(inner.cf(CF_META), key, codec::encode_record(run));
+    key.extend_from_slice(&run.to_be_bytes());
+    key
+}
+
+/// How many run records of each product the store keeps: its newest, however they ended.
+///
+/// A run record holds every warning of its run (three quarters of a megabyte for
+/// spring-boot), and a product re-indexed on every save added one a save, forever: the
+/// `meta` family grew without bound, and the status of a product decoded every record it
+/// ever had.
+pub const KEPT_RUNS: usize = 16;
+
+/// The first fields of a run record ([`IndexRun`]'s, in its order): whose run it is, read
+/// without decoding its warnings.
+#[derive(Decode)]
+struct RunHead {
+    id: u64,
+    product: ProductId,
+}
+
+/// Each stored run record's head with its full bytes, in run order.
+fn run_records(inner: &Inner) -> impl Iterator<Item = Result<(RunHead, Box<[u8]>)>> + '_ {
+    let mut opts = ReadOptions::default();
+    if let Some(end) = codec::prefix_end(META_RUN_PREFIX) {
+        opts.set_iterate_upper_bound(end);
+    }
+    inner
+        .db
+        .iterator_cf_opt(
+            inner.cf(CF_META),
+            opts,
+            IteratorMode::From(META_RUN_PREFIX, ScanDirection::Forward),
+        )
+        .map(|item| {
+            let (_, value) = item?;
+            let head: RunHead = codec::decode_record(CF_META, &value)?;
+            Ok((head, value))
+        })
+}
+
+/// Deletes in `batch` the records of `product`'s earlier runs but the newest
+/// `KEPT_RUNS - 1`: with the record of run `committing`, which the batch writes, the product
+/// keeps [`KEPT_RUNS`].
+pub(crate) fn forget_old_runs(
+    inner: &Inner,
+    batch: &mut WriteBatch,
+    product: ProductId,
+    committing: u64,
+) -> Result<()> {
+    let mut ids = Vec::new();
+    for record in run_records(inner) {
+        let (head, _) = record?;
+        if head.product == product && head.id != committing {
+            ids.push(head.id);
+        }
+    }
+    ids.sort_unstable();
+    let old = ids.len().saturating_sub(KEPT_RUNS - 1);
+    for &id in &ids[..old] {
+        batch.delete_cf(inner.cf(CF_META), run_key(id));
+    }
+    Ok(())
 }
 
 /// A scan of stored adjacency lists (see [`Store::stored_lists`]), read in place: no value
@@ -1470,23 +1535,14 @@ impl Snapshot {
         &self.state.unlinked
     }
 
-    /// Every recorded index run of `product`, oldest first.
+    /// The recorded index runs of `product` (its newest [`KEPT_RUNS`]), oldest first. Only
+    /// its own records are decoded whole.
     pub fn runs(&self, product: ProductId) -> Result<Vec<IndexRun>> {
-        let inner = self.inner();
         let mut out = Vec::new();
-        let mut opts = ReadOptions::default();
-        if let Some(end) = codec::prefix_end(META_RUN_PREFIX) {
-            opts.set_iterate_upper_bound(end);
-        }
-        for item in inner.db.iterator_cf_opt(
-            inner.cf(CF_META),
-            opts,
-            IteratorMode::From(META_RUN_PREFIX, ScanDirection::Forward),
-        ) {
-            let (_, value) = item?;
-            let run: IndexRun = codec::decode_record(CF_META, &value)?;
-            if run.product == product {
-                out.push(run);
+        for record in run_records(self.inner()) {
+            let (head, value) = record?;
+            if head.product == product {
+                out.push(codec::decode_record(CF_META, &value)?);
             }
         }
         Ok(out)

@@ -217,3 +217,37 @@ fn a_commit_leaves_the_memtables_empty() {
         );
     }
 }
+
+#[test]
+fn a_product_keeps_the_records_of_its_newest_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(dir.path()).expect("open");
+    let runs = semgraph_storage::KEPT_RUNS + 5;
+    for round in 0..runs {
+        index(&store, "alpha", 50, round);
+        if round < 3 {
+            index(&store, "beta", 50, round);
+        }
+    }
+    // An interrupted run of alpha's counts as one of its runs too.
+    drop(store.begin("alpha", "north").expect("begin"));
+    index(&store, "alpha", 50, runs);
+    let snap = store.snapshot();
+    let alpha = snap.product("alpha").expect("alpha");
+    let kept = snap.runs(alpha.id).expect("runs");
+    assert_eq!(kept.len(), semgraph_storage::KEPT_RUNS, "alpha's run records");
+    assert_eq!(
+        kept.last().map(|r| r.id),
+        Some(alpha.run),
+        "the served run is the newest kept"
+    );
+    assert!(kept.windows(2).all(|w| w[0].id < w[1].id), "oldest first");
+    assert!(
+        kept.iter()
+            .any(|r| r.status == semgraph_storage::RunStatus::Interrupted),
+        "the interrupted run is among the newest"
+    );
+    // Another product's runs are its own: beta's three stay.
+    let beta = snap.product("beta").expect("beta");
+    assert_eq!(snap.runs(beta.id).expect("runs").len(), 3);
+}

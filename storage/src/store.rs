@@ -1155,18 +1155,18 @@ fn run_records(inner: &Inner) -> impl Iterator<Item = Result<(RunHead, Box<[u8]>
 
 /// Deletes in `batch` the records of `product`'s earlier runs but the newest
 /// `KEPT_RUNS - 1`: with the record of run `committing`, which the batch writes, the product
-/// keeps [`KEPT_RUNS`].
-pub(crate) fn forget_old_runs(
-    inner: &Inner,
-    batch: &mut WriteBatch,
-    product: ProductId,
-    committing: u64,
-) -> Result<()> {
+/// keeps [`KEPT_RUNS`]. A record that cannot be read is left as it is (and said): old
+/// records are history, and never a reason to refuse a commit.
+pub(crate) fn forget_old_runs(inner: &Inner, batch: &mut WriteBatch, product: ProductId, committing: u64) {
     let mut ids = Vec::new();
     for record in run_records(inner) {
-        let (head, _) = record?;
-        if head.product == product && head.id != committing {
-            ids.push(head.id);
+        match record {
+            Ok((head, _)) if head.product == product && head.id != committing => ids.push(head.id),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "a run record could not be read; old run records are kept");
+                return;
+            }
         }
     }
     ids.sort_unstable();
@@ -1174,7 +1174,6 @@ pub(crate) fn forget_old_runs(
     for &id in &ids[..old] {
         batch.delete_cf(inner.cf(CF_META), run_key(id));
     }
-    Ok(())
 }
 
 /// A scan of stored adjacency lists (see [`Store::stored_lists`]), read in place: no value

@@ -450,7 +450,7 @@ impl ProductWriter {
 
         let mut batch = WriteBatch::default();
         store::put_run(inner, &mut batch, &self.run_record(RunStatus::Committed));
-        store::forget_old_runs(inner, &mut batch, self.product, self.run)?;
+        store::forget_old_runs(inner, &mut batch, self.product, self.run);
         batch.delete_range_cf(inner.cf(CF_LINK_EDGES), &[][..], &[0xffu8; 10][..]);
         for &(s, k, d) in &next.links {
             batch.put_cf(inner.cf(CF_LINK_EDGES), codec::edge_key(s, k, d), []);

@@ -28,6 +28,8 @@ const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
 const PAGE_SHIFT: u32 = 12;
 /// Node ids per page.
 pub(crate) const PAGE: usize = 1 << PAGE_SHIFT;
+/// A node's list of at most this many entries is scanned for a kind, not searched.
+const SHORT_LIST: usize = 16;
 
 fn pack(kind: EdgeKind, target: u32) -> u32 {
     (u32::from(kind.code()) << KIND_SHIFT) | (target & ID_MASK)
@@ -121,11 +123,35 @@ impl Csr {
             }
     }
 
+    /// The neighbours of `node` of one kind. The page's kind bits answer for a node
+    /// without any (its list is not read); a short list is scanned, a long one searched.
     fn kind_slice(&self, node: u32, kind: EdgeKind) -> &[u32] {
-        let all = self.node_slice(node);
-        let lo = u32::from(kind.code()) << KIND_SHIFT;
-        let start = all.partition_point(|&e| e < lo);
-        let end = start + all[start..].partition_point(|&e| e >> KIND_SHIFT == u32::from(kind.code()));
+        let n = node as usize;
+        if n >= self.slots {
+            return &[];
+        }
+        let Some(Some(page)) = self.pages.get(n >> PAGE_SHIFT) else {
+            return &[];
+        };
+        let i = n & (PAGE - 1);
+        if !page.has(i, kind) {
+            return &[];
+        }
+        let all = page.slice(i);
+        let code = u32::from(kind.code());
+        if all.len() <= SHORT_LIST {
+            let start = all
+                .iter()
+                .position(|&e| e >> KIND_SHIFT >= code)
+                .unwrap_or(all.len());
+            let len = all[start..]
+                .iter()
+                .take_while(|&&e| e >> KIND_SHIFT == code)
+                .count();
+            return &all[start..start + len];
+        }
+        let start = all.partition_point(|&e| e >> KIND_SHIFT < code);
+        let end = start + all[start..].partition_point(|&e| e >> KIND_SHIFT == code);
         &all[start..end]
     }
 
@@ -596,6 +622,38 @@ mod tests {
                     let source = edges.iter().any(|e| e.1 == kind && e.0 == node);
                     proptest::prop_assert_eq!(g.has_edges(NodeId(node), Direction::In, kind), target);
                     proptest::prop_assert_eq!(g.has_edges(NodeId(node), Direction::Out, kind), source);
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The neighbours of one kind are exactly the edges of that kind, in id order, for
+        /// lists short enough to be scanned and long enough to be searched.
+        #[test]
+        fn neighbours_of_a_kind_are_the_edges_of_that_kind(
+            edges in proptest::collection::vec((0u32..6, 0usize..5, 0u32..60), 0..400)
+        ) {
+            const KINDS: [EdgeKind; 5] =
+                [EdgeKind::Contains, EdgeKind::Calls, EdgeKind::Serves, EdgeKind::Reads, EdgeKind::Mentions];
+            let edges: Vec<Edge> = edges.into_iter().map(|(s, k, d)| (s, KINDS[k], d)).collect();
+            let g = graph(60, &edges);
+            for node in 0..60u32 {
+                for kind in KINDS {
+                    for dir in [Direction::Out, Direction::In] {
+                        let mut expected: Vec<u32> = edges
+                            .iter()
+                            .filter(|e| e.1 == kind)
+                            .filter_map(|e| match dir {
+                                Direction::Out => (e.0 == node).then_some(e.2),
+                                Direction::In => (e.2 == node).then_some(e.0),
+                            })
+                            .collect();
+                        expected.sort_unstable();
+                        expected.dedup();
+                        let got: Vec<u32> = g.neighbors(NodeId(node), dir, kind).map(|n| n.0).collect();
+                        proptest::prop_assert_eq!(got, expected, "node {} {:?} {:?}", node, dir, kind);
+                    }
                 }
             }
         }

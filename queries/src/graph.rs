@@ -379,7 +379,7 @@ pub(crate) fn blast_radius_with_parents(
     seeds: &RoaringBitmap,
     depth: u32,
 ) -> (Vec<RoaringBitmap>, Parents) {
-    let (layers, parents, _) = blast_radius_until(adj, seeds, depth, |_, _| true);
+    let (layers, parents, _) = blast_radius_until(adj, seeds, depth, |_, _| true, |_, _| true);
     (layers, parents)
 }
 
@@ -387,14 +387,19 @@ pub(crate) fn blast_radius_with_parents(
 /// says so. It is asked before each level and again at each new method, so a level that
 /// explodes on a hub is cut where the budget runs out (the last layer is then partial).
 /// The flag says whether the budget stopped the walk before `depth` or exhaustion did.
+///
+/// A method found at `level` (0: a direct caller) through `via` has its parent recorded
+/// only when `keep(level, via)` says so: a walk that goes on past what it shows only to
+/// find what is reached further up does not fill a map with parents nobody reads.
 pub(crate) fn blast_radius_until(
     adj: &Adjacency,
     seeds: &RoaringBitmap,
     depth: u32,
     more: impl Fn(u32, u64) -> bool,
+    keep: impl Fn(u32, Via) -> bool,
 ) -> (Vec<RoaringBitmap>, Parents, bool) {
     with_seen(adj.node_slots(), |seen| {
-        walk_callers(adj, seeds, depth, more, seen)
+        walk_callers(adj, seeds, depth, more, keep, seen)
     })
 }
 
@@ -449,6 +454,7 @@ fn walk_callers(
     seeds: &RoaringBitmap,
     depth: u32,
     more: impl Fn(u32, u64) -> bool,
+    keep: impl Fn(u32, Via) -> bool,
     seen: &mut Seen,
 ) -> (Vec<RoaringBitmap>, Parents, bool) {
     let mut mark = |id: u32| seen.mark(id);
@@ -465,22 +471,25 @@ fn walk_callers(
             cut = true;
             break;
         }
-        // The level's callers with what each reaches, added to `parents` at once: the map
-        // grows once per level instead of rehashing as a large level fills it.
-        let mut found: Vec<(u32, (u32, Via))> = Vec::new();
+        // The level's callers, and those kept with what each reaches, added to `parents`
+        // at once: the map grows once per level instead of rehashing as a level fills it.
+        let mut next: Vec<u32> = Vec::new();
+        let mut kept: Vec<(u32, (u32, Via))> = Vec::new();
         let mut open = true;
         callers_one_hop(adj, &frontier, |caller, below, via| {
             if open && mark(caller) {
-                found.push((caller, (below, via)));
-                open = more(level, reached + found.len() as u64);
+                next.push(caller);
+                if keep(level, via) {
+                    kept.push((caller, (below, via)));
+                }
+                open = more(level, reached + next.len() as u64);
             }
         });
-        if found.is_empty() {
+        if next.is_empty() {
             break;
         }
-        let mut next: Vec<u32> = found.iter().map(|&(caller, _)| caller).collect();
-        parents.reserve(found.len());
-        parents.extend(found);
+        parents.reserve(kept.len());
+        parents.extend(kept);
         next.sort_unstable();
         reached += next.len() as u64;
         layers.push(RoaringBitmap::from_sorted_iter(next.iter().copied()).unwrap_or_default());

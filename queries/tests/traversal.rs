@@ -290,3 +290,69 @@ proptest! {
         prop_assert_eq!(&got_tables, &want_tables, "impact tables written");
     }
 }
+
+/// A caller in another service reached over HTTP one level past the depth asked is still
+/// listed by impact (its entry-point search goes on past `depth`, and keeps what such a
+/// caller reaches), while the callers within the depth keep what they call.
+#[test]
+fn impact_lists_an_http_caller_found_past_the_depth_asked() {
+    // m1 calls the seed m0 and is the handler of GET /e0; m3 (product b) calls GET /e0.
+    let g = Graph {
+        methods: 4,
+        endpoints: 1,
+        tables: 1,
+        calls: vec![(1, 0)],
+        overrides: Vec::new(),
+        serves: vec![(0, 1)],
+        http: vec![(3, 0)],
+        writes: Vec::new(),
+        seed: 0,
+        depth: 1,
+    };
+    let built = build(&g);
+    let snap = built.store.snapshot();
+    let caller = Caller::full_access();
+    let doc = execute(
+        &snap,
+        &caller,
+        &Request::new("recipes", "impact", [("target", "a.T.m0"), ("depth", "1")]),
+    )
+    .expect("impact");
+    let json = doc.json_value();
+    let callers: Vec<(String, String)> = json["callers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            (
+                r["method"]["name"].as_str().unwrap_or("").to_string(),
+                r["calls"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(callers.len(), 1, "{json}");
+    assert_eq!(callers[0].0, "m1", "{json}");
+    assert!(
+        callers[0].1.contains("m0"),
+        "m1's row says it calls the seed: {json}"
+    );
+    let over_http: Vec<String> = json["other_products"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} -> {}",
+                r["caller"].as_str().unwrap_or(""),
+                r["endpoint"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(over_http.len(), 1, "{json}");
+    assert!(
+        over_http[0].contains("m3") && over_http[0].contains("GET /e0"),
+        "{over_http:?}"
+    );
+}

@@ -405,10 +405,16 @@ pub(crate) fn consolidate(
     let (layers, parents) = trace.step(
         "blast radius (calls, interface dispatch, HTTP)",
         || -> Result<_, QueryError> {
-            let (layers, parents, cut) =
-                blast_radius_until(ctx.adj(), &seeds, ENTRY_DEPTH.max(depth), |level, reached| {
-                    reached <= BUDGET && (level < depth || reached <= ENTRY_BUDGET)
-                });
+            // Past `depth` the walk only looks for entry points: of the callers found there,
+            // only those over HTTP are shown (callers in other services), so only theirs
+            // keep a parent.
+            let (layers, parents, cut) = blast_radius_until(
+                ctx.adj(),
+                &seeds,
+                ENTRY_DEPTH.max(depth),
+                |level, reached| reached <= BUDGET && (level < depth || reached <= ENTRY_BUDGET),
+                |level, via| level < depth || via == Via::Http,
+            );
             let total: u64 = layers.iter().take(depth as usize).map(|l| l.len()).sum();
             let per: Vec<String> = layers
                 .iter()

@@ -133,9 +133,13 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             "endpoints and entry points that reach it",
             || -> Result<_, QueryError> {
                 let users: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
-                let (layers, _, cut) = blast_radius_until(ctx.adj(), &users, REACH_DEPTH, |_, reached| {
-                    reached <= REACH_BUDGET
-                });
+                let (layers, _, cut) = blast_radius_until(
+                    ctx.adj(),
+                    &users,
+                    REACH_DEPTH,
+                    |_, reached| reached <= REACH_BUDGET,
+                    |_, _| false,
+                );
                 let mut all = users.clone();
                 for l in &layers {
                     all |= l;

@@ -9,7 +9,7 @@
 //! bookkeeping is garbage: each product records the digests its last run used, and entries
 //! no product uses any more are deleted when a run records its own list.
 
-use rocksdb::{IteratorMode, WriteBatch, WriteOptions};
+use rocksdb::{BottommostLevelCompaction, CompactOptions, IteratorMode, WriteBatch, WriteOptions};
 
 use crate::error::Result;
 use crate::store::{Store, CF_DEFAULT};
@@ -79,6 +79,9 @@ impl Store {
     /// A run that used the same digests as the product's last run (nothing it reads
     /// changed) writes nothing: a server re-indexing unchanged products would otherwise
     /// add each product's whole list to the memtable every time.
+    ///
+    /// Either way the cache's blob files are then collected if half of them is garbage
+    /// (`collect_facts_garbage`).
     pub fn retain_facts(&self, product: &str, used: &[FactsDigest]) -> Result<u64> {
         let inner = &self.inner;
         let cf = inner.cf(CF_DEFAULT);
@@ -89,6 +92,8 @@ impl Store {
             .get_pinned_cf(cf, &own)?
             .is_some_and(|last| *last == *listed)
         {
+            // Compactions since the last run may have found garbage all the same.
+            self.collect_facts_garbage()?;
             return Ok(0);
         }
         let mut previous: Vec<FactsDigest> = Vec::new();
@@ -118,7 +123,63 @@ impl Store {
             }
         }
         inner.db.write_opt(batch, &cache_write())?;
+        self.collect_facts_garbage()?;
         Ok(deleted)
+    }
+
+    /// Copies the live values of the facts cache into new blob files and deletes the old
+    /// ones, when at least half of what the blob files hold is garbage (values of entries
+    /// deleted or overwritten, as compactions have found so far). Returns whether it did.
+    ///
+    /// Background compactions never do this (see `cf_options`): run here, a value is
+    /// copied once per time the garbage doubles, so the cache's files stay within twice
+    /// what is live and each byte of garbage costs at most one byte copied.
+    pub(crate) fn collect_facts_garbage(&self) -> Result<bool> {
+        let inner = &self.inner;
+        let cf = inner.cf(CF_DEFAULT);
+        let (live, garbage) = self.facts_blob_bytes()?;
+        if garbage == 0 || garbage * 2 < live {
+            return Ok(false);
+        }
+        inner.db.set_options_cf(
+            cf,
+            &[
+                ("enable_blob_garbage_collection", "true"),
+                ("blob_garbage_collection_age_cutoff", "1.0"),
+            ],
+        )?;
+        let mut compact = CompactOptions::default();
+        // Values move only with their keys, including those already at the last level.
+        compact.set_bottommost_level_compaction(BottommostLevelCompaction::Force);
+        inner
+            .db
+            .compact_range_cf_opt(cf, None::<&[u8]>, None::<&[u8]>, &compact);
+        inner
+            .db
+            .set_options_cf(cf, &[("enable_blob_garbage_collection", "false")])?;
+        let (after, _) = self.facts_blob_bytes()?;
+        tracing::info!(
+            garbage_mb = garbage >> 20,
+            blob_mb_before = live >> 20,
+            blob_mb_after = after >> 20,
+            "collected the facts cache's garbage"
+        );
+        Ok(true)
+    }
+
+    /// Bytes of the facts cache's blob files, and how many of them are garbage.
+    fn facts_blob_bytes(&self) -> Result<(u64, u64)> {
+        let inner = &self.inner;
+        let cf = inner.cf(CF_DEFAULT);
+        let live = inner
+            .db
+            .property_int_value_cf(cf, "rocksdb.live-blob-file-size")?
+            .unwrap_or(0);
+        let garbage = inner
+            .db
+            .property_int_value_cf(cf, "rocksdb.live-blob-file-garbage-size")?
+            .unwrap_or(0);
+        Ok((live, garbage))
     }
 
     /// How many facts entries the cache holds (for tests and `status`).
@@ -145,6 +206,75 @@ mod tests {
 
     fn digest(n: u8) -> FactsDigest {
         [n; 32]
+    }
+
+    /// 1,000 bytes of a xorshift sequence seeded by `seed`: nothing LZ4 can shorten.
+    fn noise(seed: u8) -> Vec<u8> {
+        let mut x = u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..1000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    /// What background compactions do to the cache: flush it, and merge every file.
+    fn compact_without_collecting(store: &Store) {
+        let inner = &store.inner;
+        let cf = inner.cf(CF_DEFAULT);
+        inner.db.flush_cf(cf).expect("flush");
+        inner.db.compact_range_cf(cf, None::<&[u8]>, None::<&[u8]>);
+    }
+
+    #[test]
+    fn the_blob_files_are_collected_once_half_of_them_is_garbage() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).expect("open");
+        // 40 entries of 1,000 bytes that do not compress, all in the blob file of one flush.
+        let all: Vec<FactsDigest> = (1..=40).map(digest).collect();
+        let entries: Vec<(FactsDigest, Vec<u8>)> = all.iter().map(|&d| (d, noise(d[0]))).collect();
+        store.cache_facts(&entries).expect("cache");
+        store.retain_facts("orders", &all).expect("retain");
+        compact_without_collecting(&store);
+        let (cached, garbage) = store.facts_blob_bytes().expect("sizes");
+        assert!(cached >= 40_000, "the values are in blob files: {cached} bytes");
+        assert_eq!(garbage, 0);
+
+        // A quarter is garbage: not collected.
+        let kept: Vec<FactsDigest> = all[..30].to_vec();
+        assert_eq!(store.retain_facts("orders", &kept).expect("retain"), 10);
+        compact_without_collecting(&store);
+        assert!(!store.collect_facts_garbage().expect("collect"));
+        let (before, garbage) = store.facts_blob_bytes().expect("sizes");
+        // (The product's list of digests is a value in a blob file too, rewritten each run.)
+        assert!(
+            before >= cached,
+            "nothing collected below half: {before} of {cached}"
+        );
+        assert!(
+            garbage * 5 > before && garbage * 3 < before,
+            "{garbage} bytes of garbage in {before}"
+        );
+
+        // Three quarters: the next run's bookkeeping collects them, once compactions have
+        // found them (here the run after the one that deleted them, which lists the same).
+        let kept: Vec<FactsDigest> = all[..10].to_vec();
+        assert_eq!(store.retain_facts("orders", &kept).expect("retain"), 20);
+        compact_without_collecting(&store);
+        assert_eq!(store.retain_facts("orders", &kept).expect("retain"), 0);
+        let (after, garbage) = store.facts_blob_bytes().expect("sizes");
+        assert_eq!(garbage, 0, "no garbage left");
+        assert!(after < cached / 3, "{after} bytes left of {cached}");
+        let read = store.cached_facts(&all).expect("read");
+        for (n, value) in read.iter().enumerate() {
+            match value {
+                Some(bytes) => assert!(n < 10 && *bytes == noise(n as u8 + 1), "entry {n}"),
+                None => assert!(n >= 10, "entry {n} lost"),
+            }
+        }
     }
 
     #[test]

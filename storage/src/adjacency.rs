@@ -103,37 +103,33 @@ struct Csr {
 }
 
 impl Csr {
-    fn node_slice(&self, node: u32) -> &[u32] {
+    /// The page holding `node`'s list and the node's index in it (`None`: no edges there).
+    #[inline]
+    fn page_of(&self, node: u32) -> Option<(&Page, usize)> {
         let n = node as usize;
         if n >= self.slots {
-            return &[];
+            return None;
         }
         match self.pages.get(n >> PAGE_SHIFT) {
-            Some(Some(page)) => page.slice(n & (PAGE - 1)),
-            _ => &[],
+            Some(Some(page)) => Some((page, n & (PAGE - 1))),
+            _ => None,
         }
     }
 
+    fn node_slice(&self, node: u32) -> &[u32] {
+        self.page_of(node).map_or(&[], |(page, i)| page.slice(i))
+    }
+
     fn has_kind(&self, node: u32, kind: EdgeKind) -> bool {
-        let n = node as usize;
-        n < self.slots
-            && match self.pages.get(n >> PAGE_SHIFT) {
-                Some(Some(page)) => page.has(n & (PAGE - 1), kind),
-                _ => false,
-            }
+        self.page_of(node).is_some_and(|(page, i)| page.has(i, kind))
     }
 
     /// The neighbours of `node` of one kind. The page's kind bits answer for a node
     /// without any (its list is not read); a short list is scanned, a long one searched.
     fn kind_slice(&self, node: u32, kind: EdgeKind) -> &[u32] {
-        let n = node as usize;
-        if n >= self.slots {
-            return &[];
-        }
-        let Some(Some(page)) = self.pages.get(n >> PAGE_SHIFT) else {
+        let Some((page, i)) = self.page_of(node) else {
             return &[];
         };
-        let i = n & (PAGE - 1);
         if !page.has(i, kind) {
             return &[];
         }

@@ -7,8 +7,8 @@
 
 use tree_sitter::Node;
 
-use super::FIELDS;
-use crate::lang::ChildByField as _;
+use super::{FIELDS, KINDS};
+use crate::lang::{ChildByField as _, KindName as _};
 
 use crate::facts::Expr;
 
@@ -18,21 +18,22 @@ const MAX_DEPTH: usize = 24;
 const MAX_LITERAL: usize = 2048;
 
 /// Builds the tree of `node` from the file's bytes `src`.
-pub(super) fn build(node: Node<'_>, src: &[u8]) -> Expr {
+pub(super) fn build(node: Node<'_>, src: &str) -> Expr {
     build_at(node, src, 0)
 }
 
-fn text<'s>(node: Node<'_>, src: &'s [u8]) -> &'s str {
-    std::str::from_utf8(&src[node.byte_range()]).unwrap_or("")
+fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
+    src.get(node.byte_range()).unwrap_or("")
 }
 
-fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
+fn build_at(node: Node<'_>, src: &str, depth: usize) -> Expr {
     if depth > MAX_DEPTH {
         return Expr::Other;
     }
     let mut node = node;
-    while node.kind() == "parenthesized_expression" || node.kind() == "cast_expression" {
-        let inner = if node.kind() == "cast_expression" {
+    while node.kind_name(&KINDS) == "parenthesized_expression" || node.kind_name(&KINDS) == "cast_expression"
+    {
+        let inner = if node.kind_name(&KINDS) == "cast_expression" {
             node.child_by_field(&FIELDS, "value")
         } else {
             node.named_child(0)
@@ -42,7 +43,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
             None => return Expr::Other,
         }
     }
-    match node.kind() {
+    match node.kind_name(&KINDS) {
         "string_literal" | "text_block" => {
             let raw = text(node, src);
             let inner = raw
@@ -54,7 +55,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
                 return Expr::Other;
             }
             let mut s = unescape(inner);
-            if node.kind() == "text_block" {
+            if node.kind_name(&KINDS) == "text_block" {
                 s = s.trim().to_string();
             }
             Expr::Str(s)
@@ -81,7 +82,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         "binary_expression" => {
             let is_plus = node
                 .child_by_field(&FIELDS, "operator")
-                .is_some_and(|o| o.kind() == "+");
+                .is_some_and(|o| o.kind_name(&KINDS) == "+");
             if !is_plus {
                 return Expr::Other;
             }
@@ -131,20 +132,22 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
             _ => Expr::Other,
         },
         "lambda_expression" => match node.child_by_field(&FIELDS, "body") {
-            Some(body) if body.kind() != "block" => Expr::Lambda(Box::new(build_at(body, src, depth + 1))),
+            Some(body) if body.kind_name(&KINDS) != "block" => {
+                Expr::Lambda(Box::new(build_at(body, src, depth + 1)))
+            }
             _ => Expr::Other,
         },
         _ => Expr::Other,
     }
 }
 
-fn args(node: Node<'_>, src: &[u8], depth: usize) -> Vec<Expr> {
+fn args(node: Node<'_>, src: &str, depth: usize) -> Vec<Expr> {
     let Some(list) = node.child_by_field(&FIELDS, "arguments") else {
         return Vec::new();
     };
     let mut c = list.walk();
     list.named_children(&mut c)
-        .filter(|a| !matches!(a.kind(), "line_comment" | "block_comment"))
+        .filter(|a| !matches!(a.kind_name(&KINDS), "line_comment" | "block_comment"))
         .map(|a| build_at(a, src, depth + 1))
         .collect()
 }
@@ -160,9 +163,9 @@ pub(super) fn parse_expr(java: &str) -> Expr {
     let tree = parser.parse(&src, None).expect("tree");
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
-        if n.kind() == "variable_declarator" {
+        if n.kind_name(&KINDS) == "variable_declarator" {
             let value = n.child_by_field(&FIELDS, "value").expect("value");
-            return build(value, src.as_bytes());
+            return build(value, &src);
         }
         let mut c = n.walk();
         stack.extend(n.named_children(&mut c));

@@ -11,6 +11,10 @@
 static FIELDS: std::sync::LazyLock<super::FieldIds> =
     std::sync::LazyLock::new(|| super::FieldIds::of(&tree_sitter_java::LANGUAGE.into()));
 
+/// The grammar's node kind names (see [`super::KindNames`]).
+static KINDS: std::sync::LazyLock<super::KindNames> =
+    std::sync::LazyLock::new(|| super::KindNames::of(&tree_sitter_java::LANGUAGE.into()));
+
 mod expr;
 mod parse;
 

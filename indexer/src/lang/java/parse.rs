@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Parser};
 
-use super::FIELDS;
-use crate::lang::ChildByField as _;
+use super::{FIELDS, KINDS};
+use crate::lang::{ChildByField as _, KindName as _};
 
 use super::expr;
 use crate::facts::{
@@ -84,7 +84,7 @@ pub(crate) fn parse_java_file(path: &str, source: &str) -> CodeFile {
     };
     let root = tree.root_node();
     let mut ex = Extractor {
-        src: source.as_bytes(),
+        src: source,
         file,
         anon_counters: HashMap::new(),
         tree_nodes: std::cell::Cell::new(0),
@@ -104,7 +104,7 @@ pub(crate) fn parse_java_file(path: &str, source: &str) -> CodeFile {
 }
 
 struct Extractor<'s> {
-    src: &'s [u8],
+    src: &'s str,
     file: CodeFile,
     anon_counters: HashMap<String, usize>,
     /// Expression-tree nodes built for the file so far: each call site keeps its receiver
@@ -156,7 +156,7 @@ fn is_type_decl(kind: &str) -> bool {
 
 impl<'s> Extractor<'s> {
     fn text(&self, node: Node<'_>) -> &'s str {
-        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+        self.src.get(node.byte_range()).unwrap_or("")
     }
 
     /// The text of `node`'s child `field`, or empty when it has none.
@@ -176,7 +176,7 @@ impl<'s> Extractor<'s> {
             if node.is_missing() {
                 self.file
                     .diagnostics
-                    .push((line(node), format!("missing {}", node.kind())));
+                    .push((line(node), format!("missing {}", node.kind_name(&KINDS))));
             } else if node.is_error() {
                 let snippet: String = self.text(node).chars().take(40).collect();
                 self.file
@@ -203,12 +203,12 @@ impl<'s> Extractor<'s> {
             }
         }
         for child in top {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "package_declaration" => {
                     let mut c = child.walk();
                     let name = child
                         .named_children(&mut c)
-                        .find(|n| matches!(n.kind(), "identifier" | "scoped_identifier"));
+                        .find(|n| matches!(n.kind_name(&KINDS), "identifier" | "scoped_identifier"));
                     if let Some(name) = name {
                         self.file.package = self.text(name).to_string();
                     }
@@ -226,7 +226,7 @@ impl<'s> Extractor<'s> {
         let mut is_static = false;
         let mut wildcard = false;
         for child in node.children(&mut c) {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "static" => is_static = true,
                 "asterisk" => wildcard = true,
                 "identifier" | "scoped_identifier" => path = Some(self.text(child).to_string()),
@@ -249,12 +249,12 @@ impl<'s> Extractor<'s> {
         let mut annos = Vec::new();
         let mut c = node.walk();
         for child in node.children(&mut c) {
-            if child.kind() != "modifiers" {
+            if child.kind_name(&KINDS) != "modifiers" {
                 continue;
             }
             let mut c2 = child.walk();
             for m in child.children(&mut c2) {
-                match m.kind() {
+                match m.kind_name(&KINDS) {
                     "annotation" | "marker_annotation" => annos.push(self.annotation(m)),
                     "line_comment" | "block_comment" => {}
                     _ => mods.push(self.text(m).to_string()),
@@ -271,7 +271,7 @@ impl<'s> Extractor<'s> {
         if let Some(list) = node.child_by_field(&FIELDS, "arguments") {
             let mut c = list.walk();
             for arg in list.named_children(&mut c) {
-                let (key, value) = match arg.kind() {
+                let (key, value) = match arg.kind_name(&KINDS) {
                     "element_value_pair" => {
                         (self.field_text(arg, "key"), arg.child_by_field(&FIELDS, "value"))
                     }
@@ -291,10 +291,10 @@ impl<'s> Extractor<'s> {
 
     /// The value of an annotation attribute, an array's elements one by one.
     fn element_nodes<'t>(&self, node: Node<'t>) -> Vec<Node<'t>> {
-        if node.kind() == "element_value_array_initializer" {
+        if node.kind_name(&KINDS) == "element_value_array_initializer" {
             let mut c = node.walk();
             node.named_children(&mut c)
-                .filter(|n| !matches!(n.kind(), "line_comment" | "block_comment"))
+                .filter(|n| !matches!(n.kind_name(&KINDS), "line_comment" | "block_comment"))
                 .collect()
         } else {
             vec![node]
@@ -303,7 +303,7 @@ impl<'s> Extractor<'s> {
 
     /// A string literal's content, or any other expression's text.
     fn value_text(&self, node: Node<'_>) -> String {
-        if node.kind() == "string_literal" {
+        if node.kind_name(&KINDS) == "string_literal" {
             self.string_content(node)
         } else {
             self.text(node).to_string()
@@ -327,13 +327,13 @@ impl<'s> Extractor<'s> {
         };
         let mut c = tp.walk();
         tp.named_children(&mut c)
-            .filter(|n| n.kind() == "type_parameter")
+            .filter(|n| n.kind_name(&KINDS) == "type_parameter")
             .filter_map(|n| {
                 let mut c2 = n.walk();
                 let mut name = None;
                 let mut bounds = Vec::new();
                 for x in n.named_children(&mut c2) {
-                    match x.kind() {
+                    match x.kind_name(&KINDS) {
                         "type_identifier" | "identifier" if name.is_none() => {
                             name = Some(self.text(x).to_string());
                         }
@@ -354,7 +354,7 @@ impl<'s> Extractor<'s> {
         let mut out = Vec::new();
         let mut c = node.walk();
         for child in node.named_children(&mut c) {
-            if child.kind() == "type_list" {
+            if child.kind_name(&KINDS) == "type_list" {
                 let mut c2 = child.walk();
                 out.extend(child.named_children(&mut c2).map(|t| self.text(t).to_string()));
             } else {
@@ -371,7 +371,7 @@ impl<'s> Extractor<'s> {
                 .push((line(node), "types nested too deeply; skipped".to_string()));
             return;
         }
-        let kind = match node.kind() {
+        let kind = match node.kind_name(&KINDS) {
             "interface_declaration" => TypeKind::Interface,
             "enum_declaration" => TypeKind::Enum,
             "record_declaration" => TypeKind::Record,
@@ -411,7 +411,7 @@ impl<'s> Extractor<'s> {
         };
         let mut c = node.walk();
         for child in node.children(&mut c) {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "superclass" => decl.extends.extend(self.type_list(child)),
                 "extends_interfaces" => decl.extends.extend(self.type_list(child)),
                 "super_interfaces" => decl.implements.extend(self.type_list(child)),
@@ -558,7 +558,7 @@ impl<'s> Extractor<'s> {
             depth,
         };
         for child in children {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "enum_constant" => {
                     if let Some(n) = child.child_by_field(&FIELDS, "name") {
                         out.push(Member::EnumConstant(self.text(n).to_string()));
@@ -573,7 +573,7 @@ impl<'s> Extractor<'s> {
                     self.members(child, type_fqn, depth, record_params, out, initializer);
                 }
                 "field_declaration" | "constant_declaration" => {
-                    let is_static = child.kind() == "constant_declaration" || {
+                    let is_static = child.kind_name(&KINDS) == "constant_declaration" || {
                         let (mods, _) = self.modifiers(child);
                         mods.iter().any(|m| m == "static")
                     };
@@ -620,7 +620,7 @@ impl<'s> Extractor<'s> {
             && modifiers.iter().any(|m| m == "final")
             && erase(&ty) == "String";
         // Interface constants are implicitly static final.
-        let interface_constant = node.kind() == "constant_declaration" && erase(&ty) == "String";
+        let interface_constant = node.kind_name(&KINDS) == "constant_declaration" && erase(&ty) == "String";
         let mut c = node.walk();
         for decl in node.children_by_field_name("declarator", &mut c) {
             let Some(name) = decl.child_by_field(&FIELDS, "name") else {
@@ -651,7 +651,7 @@ impl<'s> Extractor<'s> {
     /// The value of a constant's initializer when it is string literals joined by `+`
     /// (`"SELECT … " + "FROM orders"`); `None` for anything else.
     fn constant_value(&self, node: Node<'_>, depth: usize) -> Option<String> {
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "string_literal" => Some(self.string_content(node)),
             "parenthesized_expression" if depth < MAX_RECEIVER_DEPTH => {
                 self.constant_value(node.named_child(0)?, depth + 1)
@@ -674,7 +674,7 @@ impl<'s> Extractor<'s> {
         let mut varargs = false;
         let mut c = node.walk();
         for p in node.named_children(&mut c) {
-            match p.kind() {
+            match p.kind_name(&KINDS) {
                 "formal_parameter" => {
                     let ty = self.field_text(p, "type");
                     let dims = self.field_text(p, "dimensions");
@@ -692,7 +692,7 @@ impl<'s> Extractor<'s> {
                     let mut ty = String::new();
                     let mut name = String::new();
                     for x in p.named_children(&mut c2) {
-                        match x.kind() {
+                        match x.kind_name(&KINDS) {
                             "modifiers" => {}
                             "variable_declarator" => {
                                 name = self.field_text(x, "name");
@@ -723,7 +723,7 @@ impl<'s> Extractor<'s> {
     ) -> MethodDecl {
         let (modifiers, annotations) = self.modifiers(node);
         let is_ctor = matches!(
-            node.kind(),
+            node.kind_name(&KINDS),
             "constructor_declaration" | "compact_constructor_declaration"
         );
         let name = if is_ctor {
@@ -731,7 +731,7 @@ impl<'s> Extractor<'s> {
         } else {
             self.field_text(node, "name")
         };
-        let (params, varargs) = if node.kind() == "compact_constructor_declaration" {
+        let (params, varargs) = if node.kind_name(&KINDS) == "compact_constructor_declaration" {
             (record_params.to_vec(), false)
         } else {
             node.child_by_field(&FIELDS, "parameters")
@@ -781,7 +781,7 @@ impl<'s> Extractor<'s> {
         let mut cursor = body.walk();
         while let Some(node) = stack.pop() {
             let mut descend = true;
-            match node.kind() {
+            match node.kind_name(&KINDS) {
                 "method_invocation" => {
                     let site = self.method_call(node, m, ctx, 0, Payload::Full);
                     m.calls.push(site);
@@ -794,7 +794,9 @@ impl<'s> Extractor<'s> {
                     };
                     m.calls.push(site);
                     let mut c = node.walk();
-                    let anon_body = node.named_children(&mut c).find(|n| n.kind() == "class_body");
+                    let anon_body = node
+                        .named_children(&mut c)
+                        .find(|n| n.kind_name(&KINDS) == "class_body");
                     if let Some(class_body) = anon_body {
                         // Descend only the arguments; the body is its own type.
                         if let Some(args) = node.child_by_field(&FIELDS, "arguments") {
@@ -807,7 +809,7 @@ impl<'s> Extractor<'s> {
                 "explicit_constructor_invocation" => {
                     let is_super = node
                         .child_by_field(&FIELDS, "constructor")
-                        .is_some_and(|c| c.kind() == "super");
+                        .is_some_and(|c| c.kind_name(&KINDS) == "super");
                     let (arg_count, arg_types, arg_exprs, arg_texts) =
                         self.args(node, m, ctx, 0, Payload::Full);
                     m.calls.push(CallSite {
@@ -836,7 +838,7 @@ impl<'s> Extractor<'s> {
                     }
                     // The receiver of `foo()::bar` is a call too.
                     if let Some(first) = node.named_child(0) {
-                        if first.kind() != "method_invocation" {
+                        if first.kind_name(&KINDS) != "method_invocation" {
                             descend = false;
                         }
                     }
@@ -852,7 +854,10 @@ impl<'s> Extractor<'s> {
                 }
                 "lambda_expression" => self.lambda_params(node, m),
                 "return_statement" => {
-                    if let Some(value) = node.named_child(0).filter(|v| !v.kind().ends_with("comment")) {
+                    if let Some(value) = node
+                        .named_child(0)
+                        .filter(|v| !v.kind_name(&KINDS).ends_with("comment"))
+                    {
                         if !inside_lambda(node, body) {
                             // A helper that builds a base URL or a topic name.
                             if returns_text(m) {
@@ -898,7 +903,7 @@ impl<'s> Extractor<'s> {
                     let mut c = node.walk();
                     let ty = node
                         .named_children(&mut c)
-                        .find(|n| n.kind() == "catch_type")
+                        .find(|n| n.kind_name(&KINDS) == "catch_type")
                         .map(|t| self.text(t).to_string())
                         .filter(|t| !t.contains('|'));
                     if let (Some(name), Some(parent)) = (node.child_by_field(&FIELDS, "name"), node.parent())
@@ -1058,7 +1063,7 @@ impl<'s> Extractor<'s> {
         let children: Vec<Node<'_>> = class_body.named_children(&mut c).collect();
         let mut members = Vec::new();
         for child in children {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "method_declaration" => {
                     let method = self.method(child, &inner, &[], &captured);
                     members.push(Member::Method(Box::new(method)));
@@ -1138,19 +1143,19 @@ impl<'s> Extractor<'s> {
     fn assignment(&self, node: Node<'_>, m: &mut MethodDecl) {
         let is_plain = node
             .child_by_field(&FIELDS, "operator")
-            .is_some_and(|o| o.kind() == "=");
+            .is_some_and(|o| o.kind_name(&KINDS) == "=");
         let (Some(left), Some(right)) = (
             node.child_by_field(&FIELDS, "left"),
             node.child_by_field(&FIELDS, "right"),
         ) else {
             return;
         };
-        let target = match left.kind() {
+        let target = match left.kind_name(&KINDS) {
             "identifier" => self.text(left).to_string(),
             "field_access"
                 if left
                     .child_by_field(&FIELDS, "object")
-                    .is_some_and(|o| o.kind() == "this") =>
+                    .is_some_and(|o| o.kind_name(&KINDS) == "this") =>
             {
                 self.field_text(left, "field")
             }
@@ -1172,7 +1177,7 @@ impl<'s> Extractor<'s> {
         };
         let mut c = args.walk();
         args.named_children(&mut c)
-            .filter(|a| !matches!(a.kind(), "line_comment" | "block_comment"))
+            .filter(|a| !matches!(a.kind_name(&KINDS), "line_comment" | "block_comment"))
             .map(|a| expr::build(a, self.src))
             .collect()
     }
@@ -1183,7 +1188,7 @@ impl<'s> Extractor<'s> {
         let Some(params) = node.child_by_field(&FIELDS, "parameters") else {
             return Vec::new();
         };
-        match params.kind() {
+        match params.kind_name(&KINDS) {
             "identifier" => vec![(self.text(params).to_string(), None)],
             "inferred_parameters" => {
                 let mut c = params.walk();
@@ -1238,7 +1243,7 @@ impl<'s> Extractor<'s> {
         let Some(body) = node.child_by_field(&FIELDS, "body") else {
             return shape;
         };
-        if body.kind() != "block" {
+        if body.kind_name(&KINDS) != "block" {
             shape.body = Some(self.tree(body, m, ctx, depth + 1));
             return shape;
         }
@@ -1249,7 +1254,7 @@ impl<'s> Extractor<'s> {
             if shape.returns.len() >= 16 {
                 break;
             }
-            match n.kind() {
+            match n.kind_name(&KINDS) {
                 "return_statement" => {
                     if let Some(v) = n.named_child(0) {
                         shape.returns.push(self.tree(v, m, ctx, depth + 1));
@@ -1266,7 +1271,7 @@ impl<'s> Extractor<'s> {
     }
 
     fn element_type_of(&self, node: Node<'_>, m: &MethodDecl) -> Option<String> {
-        if node.kind() != "identifier" {
+        if node.kind_name(&KINDS) != "identifier" {
             return None;
         }
         let ty = m.lookup_local(self.text(node), node.start_byte())??;
@@ -1314,7 +1319,7 @@ impl<'s> Extractor<'s> {
         let mut exprs = Vec::new();
         let mut texts = Vec::new();
         for arg in args.named_children(&mut c) {
-            if matches!(arg.kind(), "line_comment" | "block_comment") {
+            if matches!(arg.kind_name(&KINDS), "line_comment" | "block_comment") {
                 continue;
             }
             let arg = unparen(arg);
@@ -1326,7 +1331,7 @@ impl<'s> Extractor<'s> {
                 }
                 texts.push(text[..end].to_string());
             }
-            let ty = if arg.kind() == "this" {
+            let ty = if arg.kind_name(&KINDS) == "this" {
                 Some(ctx.type_name.to_string())
             } else {
                 self.shallow_type(arg, m)
@@ -1340,7 +1345,7 @@ impl<'s> Extractor<'s> {
     fn shallow_type(&self, node: Node<'_>, m: &MethodDecl) -> Option<String> {
         let node = unparen(node);
         let text = self.text(node);
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "string_literal" | "text_block" => Some("String".into()),
             "decimal_integer_literal"
             | "hex_integer_literal"
@@ -1467,7 +1472,7 @@ impl<'s> Extractor<'s> {
         let text = self.text(node);
         let boxed =
             |n: Option<Node<'_>>| Box::new(n.map_or(Receiver::Other, |n| self.tree(n, m, ctx, depth + 1)));
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "this" => Receiver::This,
             "super" => Receiver::Super,
             "identifier" | "type_identifier" => Receiver::Name(text.to_string()),
@@ -1478,7 +1483,7 @@ impl<'s> Extractor<'s> {
                 ) else {
                     return Receiver::Other;
                 };
-                if field.kind() == "this" {
+                if field.kind_name(&KINDS) == "this" {
                     // `Outer.this`: the enclosing instance, not the current one.
                     return Receiver::OuterThis(self.text(object).to_string());
                 }
@@ -1570,13 +1575,13 @@ impl<'s> Extractor<'s> {
                         if arms.len() >= 32 {
                             break;
                         }
-                        match n.kind() {
+                        match n.kind_name(&KINDS) {
                             "switch_rule" => {
                                 let last = u32::try_from(n.named_child_count().saturating_sub(1))
                                     .ok()
                                     .and_then(|i| n.named_child(i));
                                 match last {
-                                    Some(e) if e.kind() == "expression_statement" => {
+                                    Some(e) if e.kind_name(&KINDS) == "expression_statement" => {
                                         arms.push(self.tree(
                                             e.named_child(0).unwrap_or(e),
                                             m,
@@ -1585,7 +1590,7 @@ impl<'s> Extractor<'s> {
                                         ));
                                         continue;
                                     }
-                                    Some(e) if e.kind() == "throw_statement" => continue,
+                                    Some(e) if e.kind_name(&KINDS) == "throw_statement" => continue,
                                     _ => {}
                                 }
                             }
@@ -1612,12 +1617,12 @@ impl<'s> Extractor<'s> {
         let children: Vec<Node<'_>> = node.children(&mut c).collect();
         let first = *children.first()?;
         let last = *children.last()?;
-        let name = match last.kind() {
+        let name = match last.kind_name(&KINDS) {
             "new" => "<init>".to_string(),
             "identifier" => self.text(last).to_string(),
             _ => return None,
         };
-        let receiver = match first.kind() {
+        let receiver = match first.kind_name(&KINDS) {
             "this" => Receiver::This,
             "super" => Receiver::Super,
             "identifier" | "type_identifier" => Receiver::Name(self.text(first).to_string()),
@@ -1637,7 +1642,7 @@ impl<'s> Extractor<'s> {
         };
         let arity_hint = node
             .parent()
-            .filter(|p| p.kind() == "argument_list")
+            .filter(|p| p.kind_name(&KINDS) == "argument_list")
             .and_then(|args| {
                 let call = args.parent()?;
                 let name = call.child_by_field(&FIELDS, "name")?;
@@ -1693,7 +1698,7 @@ fn dotted_receiver(text: &str) -> Receiver {
 
 /// Strips parentheses iteratively (`((((x))))` is common in generated code).
 fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind() == "parenthesized_expression" {
+    while node.kind_name(&KINDS) == "parenthesized_expression" {
         match node.named_child(0) {
             Some(inner) => node = inner,
             None => break,
@@ -1767,7 +1772,7 @@ fn inside_lambda(node: Node<'_>, body: Node<'_>) -> bool {
         if n.id() == body.id() || hops > 256 {
             return false;
         }
-        if n.kind() == "lambda_expression" {
+        if n.kind_name(&KINDS) == "lambda_expression" {
             return true;
         }
         hops += 1;

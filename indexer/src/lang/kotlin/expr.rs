@@ -9,8 +9,8 @@
 
 use tree_sitter::Node;
 
-use super::FIELDS;
-use crate::lang::ChildByField as _;
+use super::{FIELDS, KINDS};
+use crate::lang::{ChildByField as _, KindName as _};
 
 use crate::facts::Expr;
 
@@ -19,12 +19,12 @@ const MAX_DEPTH: usize = 24;
 /// Longest string literal kept.
 const MAX_LITERAL: usize = 2048;
 
-pub(super) fn text<'s>(node: Node<'_>, src: &'s [u8]) -> &'s str {
-    std::str::from_utf8(&src[node.byte_range()]).unwrap_or("")
+pub(super) fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
+    src.get(node.byte_range()).unwrap_or("")
 }
 
 /// Builds the tree of `node` from the file's bytes `src`.
-pub(super) fn build(node: Node<'_>, src: &[u8]) -> Expr {
+pub(super) fn build(node: Node<'_>, src: &str) -> Expr {
     build_at(node, src, 0)
 }
 
@@ -32,7 +32,7 @@ pub(super) fn build(node: Node<'_>, src: &[u8]) -> Expr {
 pub(super) fn children(node: Node<'_>) -> Vec<Node<'_>> {
     let mut c = node.walk();
     node.named_children(&mut c)
-        .filter(|n| !matches!(n.kind(), "line_comment" | "block_comment"))
+        .filter(|n| !matches!(n.kind_name(&KINDS), "line_comment" | "block_comment"))
         .collect()
 }
 
@@ -40,7 +40,7 @@ pub(super) fn children(node: Node<'_>) -> Vec<Node<'_>> {
 pub(super) fn navigation_op(node: Node<'_>) -> &'static str {
     let mut c = node.walk();
     for child in node.children(&mut c) {
-        match child.kind() {
+        match child.kind_name(&KINDS) {
             "?." => return "?.",
             "::" => return "::",
             "." => return ".",
@@ -54,14 +54,14 @@ pub(super) fn navigation_op(node: Node<'_>) -> &'static str {
 pub(super) fn navigation_parts(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     let kids = children(node);
     let (first, last) = (*kids.first()?, *kids.last()?);
-    (kids.len() >= 2 && last.kind() == "identifier").then_some((first, last))
+    (kids.len() >= 2 && last.kind_name(&KINDS) == "identifier").then_some((first, last))
 }
 
-fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
+fn build_at(node: Node<'_>, src: &str, depth: usize) -> Expr {
     if depth > MAX_DEPTH {
         return Expr::Other;
     }
-    match node.kind() {
+    match node.kind_name(&KINDS) {
         "parenthesized_expression" | "annotated_expression" => match children(node).last() {
             Some(inner) => build_at(*inner, src, depth + 1),
             None => Expr::Other,
@@ -100,7 +100,7 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         "binary_expression" => {
             let is_plus = node
                 .child_by_field(&FIELDS, "operator")
-                .is_some_and(|o| o.kind() == "+");
+                .is_some_and(|o| o.kind_name(&KINDS) == "+");
             let (Some(left), Some(right), true) = (
                 node.child_by_field(&FIELDS, "left"),
                 node.child_by_field(&FIELDS, "right"),
@@ -119,7 +119,10 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
         }
         "call_expression" => call(node, src, depth),
         "lambda_literal" => lambda(node, src, depth),
-        "annotated_lambda" => match children(node).into_iter().find(|n| n.kind() == "lambda_literal") {
+        "annotated_lambda" => match children(node)
+            .into_iter()
+            .find(|n| n.kind_name(&KINDS) == "lambda_literal")
+        {
             Some(l) => lambda(l, src, depth),
             None => Expr::Other,
         },
@@ -128,10 +131,10 @@ fn build_at(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
 }
 
 /// A lambda whose body is one expression: that expression.
-fn lambda(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
+fn lambda(node: Node<'_>, src: &str, depth: usize) -> Expr {
     let body: Vec<Node<'_>> = children(node)
         .into_iter()
-        .filter(|n| n.kind() != "lambda_parameters")
+        .filter(|n| n.kind_name(&KINDS) != "lambda_parameters")
         .collect();
     match body.as_slice() {
         [one] => Expr::Lambda(Box::new(build_at(*one, src, depth + 1))),
@@ -172,13 +175,13 @@ fn call_parts_at(node: Node<'_>, depth: usize) -> CallParts<'_> {
     let mut lambdas = Vec::new();
     let mut arguments = None;
     for k in &kids[1..] {
-        match k.kind() {
+        match k.kind_name(&KINDS) {
             "value_arguments" => arguments = Some(*k),
             "annotated_lambda" => lambdas.push(*k),
             _ => {}
         }
     }
-    match callee.kind() {
+    match callee.kind_name(&KINDS) {
         "identifier" => parts.name = Some(callee),
         "navigation_expression" if navigation_op(callee) != "::" => match navigation_parts(callee) {
             Some((recv, name)) => {
@@ -200,10 +203,10 @@ fn call_parts_at(node: Node<'_>, depth: usize) -> CallParts<'_> {
     if let Some(list) = arguments {
         for arg in children(list)
             .into_iter()
-            .filter(|a| a.kind() == "value_argument")
+            .filter(|a| a.kind_name(&KINDS) == "value_argument")
         {
             let kids = children(arg);
-            let named = kids.len() >= 2 && kids[0].kind() == "identifier" && has_token(arg, "=");
+            let named = kids.len() >= 2 && kids[0].kind_name(&KINDS) == "identifier" && has_token(arg, "=");
             let value = kids.last().copied();
             if let Some(v) = value {
                 parts.args.push((named.then_some(kids[0]), v));
@@ -219,11 +222,13 @@ fn call_parts_at(node: Node<'_>, depth: usize) -> CallParts<'_> {
 /// Whether `node` has the anonymous token `token` among its children.
 pub(super) fn has_token(node: Node<'_>, token: &str) -> bool {
     let mut c = node.walk();
-    let found = node.children(&mut c).any(|n| !n.is_named() && n.kind() == token);
+    let found = node
+        .children(&mut c)
+        .any(|n| !n.is_named() && n.kind_name(&KINDS) == token);
     found
 }
 
-fn call(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
+fn call(node: Node<'_>, src: &str, depth: usize) -> Expr {
     let parts = call_parts(node);
     let Some(name_node) = parts.name.filter(|_| !parts.other_callee) else {
         return Expr::Other;
@@ -255,15 +260,15 @@ fn call(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
 }
 
 /// A string template as a concatenation of its literal parts and interpolated values.
-fn template(node: Node<'_>, src: &[u8], depth: usize) -> Expr {
-    let raw = node.kind() == "multiline_string_literal";
+fn template(node: Node<'_>, src: &str, depth: usize) -> Expr {
+    let raw = node.kind_name(&KINDS) == "multiline_string_literal";
     let mut parts: Vec<Expr> = Vec::new();
     let mut literal = String::new();
     let mut pending_dollar = false;
     let kids = children(node);
     for k in kids {
         let piece = text(k, src);
-        match k.kind() {
+        match k.kind_name(&KINDS) {
             "string_content" => {
                 let mut piece = piece;
                 if pending_dollar {
@@ -336,7 +341,7 @@ fn flush(literal: &mut String, parts: &mut Vec<Expr>) {
 }
 
 /// The fixed text of a string template, when it has no interpolated value.
-pub(super) fn string_value(node: Node<'_>, src: &[u8]) -> Option<String> {
+pub(super) fn string_value(node: Node<'_>, src: &str) -> Option<String> {
     match template(node, src, 0) {
         Expr::Str(s) => Some(s),
         _ => None,

@@ -13,6 +13,10 @@
 static FIELDS: std::sync::LazyLock<super::FieldIds> =
     std::sync::LazyLock::new(|| super::FieldIds::of(&tree_sitter_kotlin_ng::LANGUAGE.into()));
 
+/// The grammar's node kind names (see [`super::KindNames`]).
+static KINDS: std::sync::LazyLock<super::KindNames> =
+    std::sync::LazyLock::new(|| super::KindNames::of(&tree_sitter_kotlin_ng::LANGUAGE.into()));
+
 mod expr;
 mod parse;
 mod types;

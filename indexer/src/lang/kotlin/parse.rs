@@ -30,8 +30,8 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser};
 
-use super::FIELDS;
-use crate::lang::ChildByField as _;
+use super::{FIELDS, KINDS};
+use crate::lang::{ChildByField as _, KindName as _};
 
 use super::expr::{self, call_parts, children, has_token, navigation_op, navigation_parts, text};
 use super::types::{jvm_type, Shadows};
@@ -74,7 +74,7 @@ pub(crate) fn parse_kotlin_file(path: &str, source: &str) -> CodeFile {
     };
     let root = tree.root_node();
     let mut ex = Extractor {
-        src: source.as_bytes(),
+        src: source,
         file,
         names: HashSet::new(),
         consts: HashMap::new(),
@@ -104,7 +104,7 @@ fn facade_name(path: &str) -> String {
 }
 
 struct Extractor<'s> {
-    src: &'s [u8],
+    src: &'s str,
     file: CodeFile,
     /// Simple names the file binds (imports, aliases, its own types): never builtins.
     names: HashSet<String>,
@@ -264,7 +264,7 @@ impl<'s> Extractor<'s> {
     /// The text of `node`; an identifier written in backticks (`` `when` ``) without them.
     fn text(&self, node: Node<'_>) -> &'s str {
         let t = text(node, self.src);
-        if node.kind() == "identifier" {
+        if node.kind_name(&KINDS) == "identifier" {
             t.trim_matches('`')
         } else {
             t
@@ -285,7 +285,7 @@ impl<'s> Extractor<'s> {
             if node.is_missing() {
                 self.file
                     .diagnostics
-                    .push((line(node), format!("missing {}", node.kind())));
+                    .push((line(node), format!("missing {}", node.kind_name(&KINDS))));
             } else if node.is_error() {
                 let snippet: String = self.text(node).chars().take(40).collect();
                 self.file
@@ -310,7 +310,7 @@ impl<'s> Extractor<'s> {
             }
         }
         for child in &top {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "package_header" => {
                     if let Some(q) = children(*child).first() {
                         self.file.package = self.text(*q).to_string();
@@ -330,7 +330,7 @@ impl<'s> Extractor<'s> {
         }
         self.gather_names(&top, 0);
         for child in top {
-            match child.kind() {
+            match child.kind_name(&KINDS) {
                 "class_declaration" | "object_declaration" => {
                     self.type_decl(child, None, 0);
                 }
@@ -351,7 +351,7 @@ impl<'s> Extractor<'s> {
         let kids = children(node);
         let Some(path_node) = kids
             .iter()
-            .find(|k| k.kind() == "qualified_identifier" || k.kind() == "identifier")
+            .find(|k| k.kind_name(&KINDS) == "qualified_identifier" || k.kind_name(&KINDS) == "identifier")
         else {
             return;
         };
@@ -361,7 +361,7 @@ impl<'s> Extractor<'s> {
             .iter()
             .skip_while(|k| k.id() != path_node.id())
             .nth(1)
-            .filter(|k| k.kind() == "identifier")
+            .filter(|k| k.kind_name(&KINDS) == "identifier")
             .map(|k| self.text(*k).to_string());
         let last = path.rsplit('.').next().unwrap_or(&path).to_string();
         let bound = alias.clone().unwrap_or_else(|| last.clone());
@@ -410,14 +410,14 @@ impl<'s> Extractor<'s> {
             return;
         }
         for n in nodes {
-            match n.kind() {
+            match n.kind_name(&KINDS) {
                 "class_declaration" | "object_declaration" | "companion_object" => {
                     if let Some(name) = n.child_by_field(&FIELDS, "name") {
                         self.names.insert(self.text(name).to_string());
                     }
                     for body in children(*n)
                         .into_iter()
-                        .filter(|b| matches!(b.kind(), "class_body" | "enum_class_body"))
+                        .filter(|b| matches!(b.kind_name(&KINDS), "class_body" | "enum_class_body"))
                     {
                         self.gather_names(&children(body), depth + 1);
                     }
@@ -427,12 +427,14 @@ impl<'s> Extractor<'s> {
                     if mods.has("const") {
                         let name = children(*n)
                             .into_iter()
-                            .find(|k| k.kind() == "variable_declaration")
+                            .find(|k| k.kind_name(&KINDS) == "variable_declaration")
                             .and_then(|v| children(v).first().copied())
                             .map(|i| self.text(i).to_string());
                         let value = children(*n)
                             .into_iter()
-                            .find(|k| matches!(k.kind(), "string_literal" | "multiline_string_literal"))
+                            .find(|k| {
+                                matches!(k.kind_name(&KINDS), "string_literal" | "multiline_string_literal")
+                            })
                             .and_then(|s| expr::string_value(s, self.src));
                         if let (Some(name), Some(value)) = (name, value) {
                             self.consts.insert(name, value);
@@ -470,7 +472,7 @@ impl<'s> Extractor<'s> {
                 constants: Vec::new(),
                 field_inits: Vec::new(),
                 line_start: 1,
-                line_end: self.src.iter().filter(|&&b| b == b'\n').count() + 1,
+                line_end: self.src.bytes().filter(|&b| b == b'\n').count() + 1,
                 type_param_bounds: Vec::new(),
             });
         }
@@ -484,16 +486,16 @@ impl<'s> Extractor<'s> {
     fn modifiers(&self, node: Node<'_>) -> Mods {
         let mut mods = Mods::default();
         for child in children(node) {
-            if !matches!(child.kind(), "modifiers" | "parameter_modifiers") {
+            if !matches!(child.kind_name(&KINDS), "modifiers" | "parameter_modifiers") {
                 continue;
             }
             for m in children(child) {
-                match m.kind() {
+                match m.kind_name(&KINDS) {
                     "annotation" => {
                         mods.annotations.push(self.annotation(m));
                         let target = children(m)
                             .into_iter()
-                            .find(|k| k.kind() == "use_site_target")
+                            .find(|k| k.kind_name(&KINDS) == "use_site_target")
                             .map(|t| self.text(t).trim_end_matches(':').trim().to_string());
                         mods.targets.push(target);
                     }
@@ -509,7 +511,7 @@ impl<'s> Extractor<'s> {
         let kids = children(node);
         let target = kids
             .iter()
-            .find(|k| matches!(k.kind(), "constructor_invocation" | "user_type"));
+            .find(|k| matches!(k.kind_name(&KINDS), "constructor_invocation" | "user_type"));
         let Some(target) = target else {
             return Annotation {
                 name: String::new(),
@@ -517,7 +519,7 @@ impl<'s> Extractor<'s> {
                 exprs: Vec::new(),
             };
         };
-        if target.kind() == "user_type" {
+        if target.kind_name(&KINDS) == "user_type" {
             return Annotation {
                 name: erase(self.text(*target)),
                 args: Vec::new(),
@@ -527,18 +529,19 @@ impl<'s> Extractor<'s> {
         let inner = children(*target);
         let name = inner
             .iter()
-            .find(|k| k.kind() == "user_type")
+            .find(|k| k.kind_name(&KINDS) == "user_type")
             .map(|t| erase(self.text(*t)))
             .unwrap_or_default();
         let mut args: Vec<(String, Vec<String>)> = Vec::new();
         let mut exprs: Vec<(String, Vec<Expr>)> = Vec::new();
-        if let Some(list) = inner.iter().find(|k| k.kind() == "value_arguments") {
+        if let Some(list) = inner.iter().find(|k| k.kind_name(&KINDS) == "value_arguments") {
             for arg in children(*list)
                 .into_iter()
-                .filter(|a| a.kind() == "value_argument")
+                .filter(|a| a.kind_name(&KINDS) == "value_argument")
             {
                 let parts = children(arg);
-                let named = parts.len() >= 2 && parts[0].kind() == "identifier" && has_token(arg, "=");
+                let named =
+                    parts.len() >= 2 && parts[0].kind_name(&KINDS) == "identifier" && has_token(arg, "=");
                 let key = if named {
                     self.text(parts[0]).to_string()
                 } else {
@@ -573,7 +576,7 @@ impl<'s> Extractor<'s> {
     /// An annotation value's elements: `[a, b]`, `arrayOf(a, b)` and its typed siblings
     /// split, anything else one element.
     fn annotation_elements<'t>(&self, node: Node<'t>) -> Vec<Node<'t>> {
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "collection_literal" => children(node),
             "call_expression" => {
                 let parts = call_parts(node);
@@ -595,7 +598,7 @@ impl<'s> Extractor<'s> {
     /// constants filled in, `\$` read as `$`), `X::class` as `X.class`, a nested
     /// annotation as `@Name(…)`, anything else as written.
     fn annotation_text(&self, node: Node<'_>) -> String {
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "string_literal" | "multiline_string_literal" => match expr::build(node, self.src) {
                 Expr::Str(s) => s,
                 Expr::Concat(parts) => {
@@ -643,7 +646,7 @@ impl<'s> Extractor<'s> {
             return None;
         }
         let mods = self.modifiers(node);
-        let holder = match node.kind() {
+        let holder = match node.kind_name(&KINDS) {
             "object_declaration" => Holder::Object,
             "companion_object" => Holder::Companion,
             _ => Holder::Class,
@@ -710,22 +713,31 @@ impl<'s> Extractor<'s> {
         };
         let mut super_call: Option<Node<'_>> = None;
         for k in children(node) {
-            if k.kind() != "delegation_specifiers" {
+            if k.kind_name(&KINDS) != "delegation_specifiers" {
                 continue;
             }
             for spec in children(k) {
-                let Some(inner) = children(spec).into_iter().find(|n| n.kind() != "annotation") else {
+                let Some(inner) = children(spec)
+                    .into_iter()
+                    .find(|n| n.kind_name(&KINDS) != "annotation")
+                else {
                     continue;
                 };
-                match inner.kind() {
+                match inner.kind_name(&KINDS) {
                     "constructor_invocation" => {
-                        if let Some(t) = children(inner).into_iter().find(|n| n.kind() == "user_type") {
+                        if let Some(t) = children(inner)
+                            .into_iter()
+                            .find(|n| n.kind_name(&KINDS) == "user_type")
+                        {
                             decl.extends.push(self.jvm(self.text(t)));
                         }
                         super_call = Some(inner);
                     }
                     "explicit_delegation" => {
-                        if let Some(t) = children(inner).into_iter().find(|n| is_type_node(n.kind())) {
+                        if let Some(t) = children(inner)
+                            .into_iter()
+                            .find(|n| is_type_node(n.kind_name(&KINDS)))
+                        {
                             decl.implements.push(self.jvm(self.text(t)));
                         }
                     }
@@ -768,7 +780,7 @@ impl<'s> Extractor<'s> {
         // The primary constructor and its properties.
         let primary = children(node)
             .into_iter()
-            .find(|k| k.kind() == "primary_constructor");
+            .find(|k| k.kind_name(&KINDS) == "primary_constructor");
         let ctx = BodyCtx {
             type_fqn: &fqn,
             depth,
@@ -796,7 +808,10 @@ impl<'s> Extractor<'s> {
             ctor.annotations = pmods.annotations.into();
             ctor.line_start = line(p);
             ctor.line_end = end_line(p);
-            if let Some(params) = children(p).into_iter().find(|k| k.kind() == "class_parameters") {
+            if let Some(params) = children(p)
+                .into_iter()
+                .find(|k| k.kind_name(&KINDS) == "class_parameters")
+            {
                 self.class_parameters(params, index, &mut ctor, &ctx);
             }
         }
@@ -809,13 +824,16 @@ impl<'s> Extractor<'s> {
         // The body.
         let body = children(node)
             .into_iter()
-            .find(|k| matches!(k.kind(), "class_body" | "enum_class_body"));
+            .find(|k| matches!(k.kind_name(&KINDS), "class_body" | "enum_class_body"));
         let mut secondary: Vec<MethodDecl> = Vec::new();
         if let Some(body) = body {
             for member in children(body) {
-                match member.kind() {
+                match member.kind_name(&KINDS) {
                     "enum_entry" => {
-                        if let Some(n) = children(member).into_iter().find(|k| k.kind() == "identifier") {
+                        if let Some(n) = children(member)
+                            .into_iter()
+                            .find(|k| k.kind_name(&KINDS) == "identifier")
+                        {
                             let constant = self.text(n).to_string();
                             self.file.types[index].enum_constants.push(constant);
                         }
@@ -956,16 +974,19 @@ impl<'s> Extractor<'s> {
     }
 
     fn type_params(&self, node: Node<'_>) -> Vec<String> {
-        let Some(tp) = children(node).into_iter().find(|k| k.kind() == "type_parameters") else {
+        let Some(tp) = children(node)
+            .into_iter()
+            .find(|k| k.kind_name(&KINDS) == "type_parameters")
+        else {
             return Vec::new();
         };
         children(tp)
             .into_iter()
-            .filter(|n| n.kind() == "type_parameter")
+            .filter(|n| n.kind_name(&KINDS) == "type_parameter")
             .filter_map(|n| {
                 children(n)
                     .into_iter()
-                    .find(|x| x.kind() == "identifier")
+                    .find(|x| x.kind_name(&KINDS) == "identifier")
                     .map(|x| self.text(x).to_string())
             })
             .collect()
@@ -976,22 +997,22 @@ impl<'s> Extractor<'s> {
     fn class_parameters(&mut self, params: Node<'_>, index: usize, ctor: &mut MethodDecl, ctx: &BodyCtx<'_>) {
         for p in children(params)
             .into_iter()
-            .filter(|k| k.kind() == "class_parameter")
+            .filter(|k| k.kind_name(&KINDS) == "class_parameter")
         {
             let mods = self.modifiers(p);
             let kids = children(p);
-            let Some(name) = kids.iter().find(|k| k.kind() == "identifier") else {
+            let Some(name) = kids.iter().find(|k| k.kind_name(&KINDS) == "identifier") else {
                 continue;
             };
             let name = self.text(*name).to_string();
             let ty = kids
                 .iter()
-                .find(|k| is_type_node(k.kind()))
+                .find(|k| is_type_node(k.kind_name(&KINDS)))
                 .map(|t| self.jvm(self.text(*t)))
                 .unwrap_or_default();
             let default = kids
                 .iter()
-                .skip_while(|k| !is_type_node(k.kind()))
+                .skip_while(|k| !is_type_node(k.kind_name(&KINDS)))
                 .nth(1)
                 .copied();
             let is_property = (has_token(p, "val") || has_token(p, "var"))
@@ -1140,18 +1161,20 @@ impl<'s> Extractor<'s> {
         let index = self.type_index(type_fqn)?;
         let mods = self.modifiers(node);
         let kids = children(node);
-        let var = kids.iter().find(|k| k.kind() == "variable_declaration")?;
+        let var = kids
+            .iter()
+            .find(|k| k.kind_name(&KINDS) == "variable_declaration")?;
         let var_kids = children(*var);
         let name = self.text(*var_kids.first()?).to_string();
         let written = var_kids
             .iter()
-            .find(|k| is_type_node(k.kind()))
+            .find(|k| is_type_node(k.kind_name(&KINDS)))
             .map(|t| self.text(*t).to_string());
         // An extension property: its receiver type comes before the name.
         let receiver = kids
             .iter()
             .take_while(|k| k.id() != var.id())
-            .find(|k| is_type_node(k.kind()))
+            .find(|k| is_type_node(k.kind_name(&KINDS)))
             .map(|t| self.jvm(self.text(*t)));
         let init = kids
             .iter()
@@ -1159,13 +1182,13 @@ impl<'s> Extractor<'s> {
             .skip(1)
             .find(|k| {
                 !matches!(
-                    k.kind(),
+                    k.kind_name(&KINDS),
                     "getter" | "setter" | "property_delegate" | "type_constraints"
                 )
             })
             .copied();
-        let getter = kids.iter().find(|k| k.kind() == "getter").copied();
-        let setter = kids.iter().find(|k| k.kind() == "setter").copied();
+        let getter = kids.iter().find(|k| k.kind_name(&KINDS) == "getter").copied();
+        let setter = kids.iter().find(|k| k.kind_name(&KINDS) == "setter").copied();
         let mutable = has_token(node, "var");
         let ty = match (&written, init) {
             (Some(w), _) => self.jvm(w),
@@ -1174,7 +1197,11 @@ impl<'s> Extractor<'s> {
                 .or_else(|| self.constructed_type(i))
                 .unwrap_or_default(),
             (None, None) => getter
-                .and_then(|g| children(g).into_iter().find(|k| is_type_node(k.kind())))
+                .and_then(|g| {
+                    children(g)
+                        .into_iter()
+                        .find(|k| is_type_node(k.kind_name(&KINDS)))
+                })
                 .map(|t| self.jvm(self.text(t)))
                 .unwrap_or_default(),
         };
@@ -1262,7 +1289,7 @@ impl<'s> Extractor<'s> {
                 annotations: Default::default(),
                 line_start: line(g),
                 line_end: end_line(g),
-                has_body: children(g).iter().any(|k| k.kind() == "function_body"),
+                has_body: children(g).iter().any(|k| k.kind_name(&KINDS) == "function_body"),
                 ..MethodDecl::default()
             };
             self.body(g, &ctx, &mut m);
@@ -1272,7 +1299,7 @@ impl<'s> Extractor<'s> {
             self.file.types[index].methods.push(m);
         }
         if let Some(s) = setter.filter(|_| !mods.has("private")) {
-            if children(s).iter().any(|k| k.kind() == "function_body") {
+            if children(s).iter().any(|k| k.kind_name(&KINDS) == "function_body") {
                 let mut m = MethodDecl {
                     name: setter_name,
                     params: vec![Param {
@@ -1310,7 +1337,7 @@ impl<'s> Extractor<'s> {
     /// The type an initializer `Name(…)` constructs (a capitalised call without receiver),
     /// when the file binds that name or it is no function the file declares.
     fn constructed_type(&self, node: Node<'_>) -> Option<String> {
-        if node.kind() != "call_expression" {
+        if node.kind_name(&KINDS) != "call_expression" {
             return None;
         }
         let parts = call_parts(node);
@@ -1324,7 +1351,7 @@ impl<'s> Extractor<'s> {
     /// The type of a literal initializer (`= "x"`, `= 3`, `= true`), else `None`.
     fn literal_type(&self, node: Node<'_>) -> Option<String> {
         Some(
-            match node.kind() {
+            match node.kind_name(&KINDS) {
                 "string_literal" | "multiline_string_literal" => "String",
                 "number_literal" => {
                     if self.text(node).ends_with(['L', 'l']) {
@@ -1372,10 +1399,10 @@ impl<'s> Extractor<'s> {
         let mut defaults = Vec::new();
         let mut pending = Mods::default();
         for k in children(node) {
-            match k.kind() {
+            match k.kind_name(&KINDS) {
                 "parameter_modifiers" => {
                     for m in children(k) {
-                        match m.kind() {
+                        match m.kind_name(&KINDS) {
                             "annotation" => pending.annotations.push(self.annotation(m)),
                             _ => pending.words.push(self.text(m).to_string()),
                         }
@@ -1385,12 +1412,12 @@ impl<'s> Extractor<'s> {
                     let kids = children(k);
                     let name = kids
                         .iter()
-                        .find(|x| x.kind() == "identifier")
+                        .find(|x| x.kind_name(&KINDS) == "identifier")
                         .map(|x| self.text(*x).to_string())
                         .unwrap_or_default();
                     let mut ty = kids
                         .iter()
-                        .find(|x| is_type_node(x.kind()))
+                        .find(|x| is_type_node(x.kind_name(&KINDS)))
                         .map(|t| self.jvm(self.text(*t)))
                         .unwrap_or_default();
                     let mods = std::mem::take(&mut pending);
@@ -1431,18 +1458,21 @@ impl<'s> Extractor<'s> {
         let receiver = kids
             .iter()
             .take_while(|k| k.id() != name_node.id())
-            .find(|k| is_type_node(k.kind()))
+            .find(|k| is_type_node(k.kind_name(&KINDS)))
             .map(|t| self.jvm(self.text(*t)));
         let params_node = kids
             .iter()
-            .find(|k| k.kind() == "function_value_parameters")
+            .find(|k| k.kind_name(&KINDS) == "function_value_parameters")
             .copied();
         let return_node = kids
             .iter()
-            .skip_while(|k| k.kind() != "function_value_parameters")
-            .find(|k| is_type_node(k.kind()))
+            .skip_while(|k| k.kind_name(&KINDS) != "function_value_parameters")
+            .find(|k| is_type_node(k.kind_name(&KINDS)))
             .copied();
-        let body = kids.iter().find(|k| k.kind() == "function_body").copied();
+        let body = kids
+            .iter()
+            .find(|k| k.kind_name(&KINDS) == "function_body")
+            .copied();
         let (mut params, varargs, defaults) =
             params_node.map(|p| self.function_params(p)).unwrap_or_default();
         if let Some(r) = &receiver {
@@ -1451,7 +1481,13 @@ impl<'s> Extractor<'s> {
         let return_type = match return_node {
             Some(r) => Some(self.jvm(self.text(r))),
             None => match body {
-                Some(b) if children(b).first().is_some_and(|k| k.kind() == "block") => Some("void".into()),
+                Some(b)
+                    if children(b)
+                        .first()
+                        .is_some_and(|k| k.kind_name(&KINDS) == "block") =>
+                {
+                    Some("void".into())
+                }
                 Some(b) => children(b).first().and_then(|e| self.literal_type(*e)),
                 None => Some("void".into()),
             },
@@ -1547,7 +1583,7 @@ impl<'s> Extractor<'s> {
         let kids = children(node);
         let (params, varargs, defaults) = kids
             .iter()
-            .find(|k| k.kind() == "function_value_parameters")
+            .find(|k| k.kind_name(&KINDS) == "function_value_parameters")
             .map(|p| self.function_params(*p))
             .unwrap_or_default();
         let mut m = MethodDecl {
@@ -1564,7 +1600,10 @@ impl<'s> Extractor<'s> {
         for d in defaults {
             self.body(d, ctx, &mut m);
         }
-        if let Some(d) = kids.iter().find(|k| k.kind() == "constructor_delegation_call") {
+        if let Some(d) = kids
+            .iter()
+            .find(|k| k.kind_name(&KINDS) == "constructor_delegation_call")
+        {
             let kind = if has_token(*d, "super") {
                 CallKind::SuperCall
             } else {
@@ -1572,11 +1611,14 @@ impl<'s> Extractor<'s> {
             };
             let site = self.delegation_call(*d, kind, &m, ctx);
             m.calls.push(site);
-            if let Some(args) = children(*d).into_iter().find(|k| k.kind() == "value_arguments") {
+            if let Some(args) = children(*d)
+                .into_iter()
+                .find(|k| k.kind_name(&KINDS) == "value_arguments")
+            {
                 self.body(args, ctx, &mut m);
             }
         }
-        if let Some(b) = kids.iter().find(|k| k.kind() == "block") {
+        if let Some(b) = kids.iter().find(|k| k.kind_name(&KINDS) == "block") {
             self.body(*b, ctx, &mut m);
         }
         m
@@ -1592,14 +1634,16 @@ impl<'s> Extractor<'s> {
     ) -> CallSite {
         let args: Vec<(Option<Node<'_>>, Node<'_>)> = children(node)
             .into_iter()
-            .find(|k| k.kind() == "value_arguments")
+            .find(|k| k.kind_name(&KINDS) == "value_arguments")
             .map(|list| {
                 children(list)
                     .into_iter()
-                    .filter(|a| a.kind() == "value_argument")
+                    .filter(|a| a.kind_name(&KINDS) == "value_argument")
                     .filter_map(|a| {
                         let parts = children(a);
-                        let named = parts.len() >= 2 && parts[0].kind() == "identifier" && has_token(a, "=");
+                        let named = parts.len() >= 2
+                            && parts[0].kind_name(&KINDS) == "identifier"
+                            && has_token(a, "=");
                         parts.last().map(|v| (named.then_some(parts[0]), *v))
                     })
                     .collect()
@@ -1622,7 +1666,7 @@ impl<'s> Extractor<'s> {
         while let Some(node) = stack.pop() {
             let mut push: Vec<Node<'_>> = Vec::new();
             let mut descend = true;
-            match node.kind() {
+            match node.kind_name(&KINDS) {
                 "call_expression" => {
                     let parts = call_parts(node);
                     if let Some(site) = self.call_site(node, m, ctx, 0) {
@@ -1634,14 +1678,15 @@ impl<'s> Extractor<'s> {
                     descend = false;
                     let kids = children(node);
                     let joined = kids.first().filter(|k| {
-                        k.kind() == "call_expression" && !kids.iter().any(|x| x.kind() == "value_arguments")
+                        k.kind_name(&KINDS) == "call_expression"
+                            && !kids.iter().any(|x| x.kind_name(&KINDS) == "value_arguments")
                     });
                     let (callee_kids, rest) = match joined {
                         Some(inner) => (children(*inner), &kids[1..]),
                         None => (kids.clone(), &kids[..0]),
                     };
                     for (i, k) in callee_kids.iter().enumerate() {
-                        if i == 0 && k.kind() == "navigation_expression" {
+                        if i == 0 && k.kind_name(&KINDS) == "navigation_expression" {
                             push.extend(children(*k));
                         } else {
                             push.push(*k);
@@ -1670,7 +1715,7 @@ impl<'s> Extractor<'s> {
                     self.assignment(node, m, ctx);
                     descend = false;
                     if let Some(left) = node.child_by_field(&FIELDS, "left") {
-                        if left.kind() == "navigation_expression" {
+                        if left.kind_name(&KINDS) == "navigation_expression" {
                             push.extend(children(left).into_iter().take(1));
                         }
                     }
@@ -1683,8 +1728,8 @@ impl<'s> Extractor<'s> {
                 "for_statement" => self.for_local(node, m, ctx),
                 "catch_block" => {
                     let kids = children(node);
-                    let name = kids.iter().find(|k| k.kind() == "identifier");
-                    let ty = kids.iter().find(|k| is_type_node(k.kind()));
+                    let name = kids.iter().find(|k| k.kind_name(&KINDS) == "identifier");
+                    let ty = kids.iter().find(|k| is_type_node(k.kind_name(&KINDS)));
                     if let (Some(n), Some(t)) = (name, ty) {
                         m.locals.push(Local {
                             name: self.text(*n).to_string(),
@@ -1710,7 +1755,7 @@ impl<'s> Extractor<'s> {
                     descend = false;
                     for k in children(node)
                         .into_iter()
-                        .filter(|k| k.kind() == "delegation_specifiers")
+                        .filter(|k| k.kind_name(&KINDS) == "delegation_specifiers")
                     {
                         push.push(k);
                     }
@@ -1774,7 +1819,7 @@ impl<'s> Extractor<'s> {
             let ty = self.shallow_type(value, m);
             let typed_later = ty.is_none()
                 && matches!(
-                    value.kind(),
+                    value.kind_name(&KINDS),
                     "identifier" | "navigation_expression" | "call_expression" | "this_expression"
                 );
             arg_exprs.push(if typed_later {
@@ -1832,7 +1877,7 @@ impl<'s> Extractor<'s> {
     fn method_ref(&self, node: Node<'_>, m: &MethodDecl, ctx: &BodyCtx<'_>) -> Option<CallSite> {
         let kids = children(node);
         let last = *kids.last()?;
-        if last.kind() != "identifier" {
+        if last.kind_name(&KINDS) != "identifier" {
             return None;
         }
         let name = self.text(last).to_string();
@@ -1843,13 +1888,16 @@ impl<'s> Extractor<'s> {
             1 => Receiver::None,
             _ => {
                 let first = kids[0];
-                match first.kind() {
+                match first.kind_name(&KINDS) {
                     "user_type" => dotted_receiver(&erase(self.text(first))),
                     _ => self.receiver(first, m, ctx, 1),
                 }
             }
         };
-        let arity_hint = node.parent().filter(|p| p.kind() == "value_argument").map(|_| 1);
+        let arity_hint = node
+            .parent()
+            .filter(|p| p.kind_name(&KINDS) == "value_argument")
+            .map(|_| 1);
         Some(CallSite {
             line: line(node),
             byte: node.start_byte(),
@@ -1872,7 +1920,7 @@ impl<'s> Extractor<'s> {
             return Receiver::Other;
         }
         let node = unwrap_value(node);
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "identifier" => match self.text(node) {
                 "true" | "false" | "null" => Receiver::Other,
                 n => Receiver::Name(n.to_string()),
@@ -1907,7 +1955,7 @@ impl<'s> Extractor<'s> {
         if let Some(t) = self.literal_type(node) {
             return Some(t);
         }
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "identifier" => m
                 .lookup_local(self.text(node), node.start_byte())
                 .flatten()
@@ -1930,12 +1978,14 @@ impl<'s> Extractor<'s> {
         };
         let is_plain = node
             .child_by_field(&FIELDS, "operator")
-            .is_some_and(|o| o.kind() == "=");
-        let target = match left.kind() {
+            .is_some_and(|o| o.kind_name(&KINDS) == "=");
+        let target = match left.kind_name(&KINDS) {
             "identifier" => Some(self.text(left).to_string()),
             "navigation_expression" => {
                 let this_field = navigation_parts(left)
-                    .filter(|(recv, _)| recv.kind() == "this_expression" && children(*recv).is_empty())
+                    .filter(|(recv, _)| {
+                        recv.kind_name(&KINDS) == "this_expression" && children(*recv).is_empty()
+                    })
                     .map(|(_, name)| self.text(name).to_string());
                 if this_field.is_none() {
                     if let Some(site) = self.property_site(left, Some(right), m, ctx) {
@@ -1964,12 +2014,23 @@ impl<'s> Extractor<'s> {
         let scope = (node.start_byte(), scope_end);
         let init = kids
             .iter()
-            .skip_while(|k| !matches!(k.kind(), "variable_declaration" | "multi_variable_declaration"))
+            .skip_while(|k| {
+                !matches!(
+                    k.kind_name(&KINDS),
+                    "variable_declaration" | "multi_variable_declaration"
+                )
+            })
             .nth(1)
             .copied();
-        let Some(var) = kids.iter().find(|k| k.kind() == "variable_declaration") else {
+        let Some(var) = kids
+            .iter()
+            .find(|k| k.kind_name(&KINDS) == "variable_declaration")
+        else {
             // `val (a, b) = pair`: names without types.
-            if let Some(multi) = kids.iter().find(|k| k.kind() == "multi_variable_declaration") {
+            if let Some(multi) = kids
+                .iter()
+                .find(|k| k.kind_name(&KINDS) == "multi_variable_declaration")
+            {
                 for v in children(*multi) {
                     if let Some(n) = children(v).first() {
                         m.locals.push(Local {
@@ -1992,14 +2053,14 @@ impl<'s> Extractor<'s> {
         };
         let written = var_kids
             .iter()
-            .find(|k| is_type_node(k.kind()))
+            .find(|k| is_type_node(k.kind_name(&KINDS)))
             .map(|t| self.jvm(self.text(*t)));
         let ty = written.or_else(|| init.and_then(|i| self.shallow_type(unwrap_value(i), m)));
         let recv_init = init
             .filter(|i| {
                 ty.is_none()
                     && matches!(
-                        unwrap_value(*i).kind(),
+                        unwrap_value(*i).kind_name(&KINDS),
                         "identifier" | "navigation_expression" | "call_expression" | "as_expression"
                     )
             })
@@ -2025,7 +2086,10 @@ impl<'s> Extractor<'s> {
     /// `for (x in xs)`: `x` is an element of `xs`.
     fn for_local(&self, node: Node<'_>, m: &mut MethodDecl, ctx: &BodyCtx<'_>) {
         let kids = children(node);
-        let Some(var) = kids.iter().find(|k| k.kind() == "variable_declaration") else {
+        let Some(var) = kids
+            .iter()
+            .find(|k| k.kind_name(&KINDS) == "variable_declaration")
+        else {
             return;
         };
         let var_kids = children(*var);
@@ -2034,7 +2098,7 @@ impl<'s> Extractor<'s> {
         };
         let written = var_kids
             .iter()
-            .find(|k| is_type_node(k.kind()))
+            .find(|k| is_type_node(k.kind_name(&KINDS)))
             .map(|t| self.jvm(self.text(*t)));
         let iterable = kids.iter().skip_while(|k| k.id() != var.id()).nth(1).copied();
         let source = match (&written, iterable) {
@@ -2061,13 +2125,13 @@ impl<'s> Extractor<'s> {
         ) else {
             return;
         };
-        if left.kind() != "identifier" || has_token(node, "!is") {
+        if left.kind_name(&KINDS) != "identifier" || has_token(node, "!is") {
             return;
         }
         let mut scope_node = node;
         while let Some(p) = scope_node.parent() {
             scope_node = p;
-            if matches!(p.kind(), "if_expression" | "when_entry" | "block") {
+            if matches!(p.kind_name(&KINDS), "if_expression" | "when_entry" | "block") {
                 break;
             }
         }
@@ -2087,20 +2151,27 @@ impl<'s> Extractor<'s> {
         let kids = children(node);
         let Some(subject) = kids
             .iter()
-            .find(|k| k.kind() == "when_subject")
-            .and_then(|s| children(*s).into_iter().find(|k| k.kind() == "identifier"))
+            .find(|k| k.kind_name(&KINDS) == "when_subject")
+            .and_then(|s| {
+                children(*s)
+                    .into_iter()
+                    .find(|k| k.kind_name(&KINDS) == "identifier")
+            })
         else {
             return;
         };
         let name = self.text(subject).to_string();
-        for entry in kids.iter().filter(|k| k.kind() == "when_entry") {
+        for entry in kids.iter().filter(|k| k.kind_name(&KINDS) == "when_entry") {
             let Some(cond) = entry.child_by_field(&FIELDS, "condition") else {
                 continue;
             };
-            if cond.kind() != "type_test" || has_token(cond, "!is") {
+            if cond.kind_name(&KINDS) != "type_test" || has_token(cond, "!is") {
                 continue;
             }
-            if let Some(t) = children(cond).into_iter().find(|k| is_type_node(k.kind())) {
+            if let Some(t) = children(cond)
+                .into_iter()
+                .find(|k| is_type_node(k.kind_name(&KINDS)))
+            {
                 m.locals.push(Local {
                     name: name.clone(),
                     ty: Some(self.jvm(self.text(t))),
@@ -2124,7 +2195,7 @@ impl<'s> Extractor<'s> {
         }
         let params = children(node)
             .into_iter()
-            .find(|k| k.kind() == "lambda_parameters");
+            .find(|k| k.kind_name(&KINDS) == "lambda_parameters");
         let Some(params) = params else {
             m.locals.push(Local {
                 name: "it".into(),
@@ -2140,7 +2211,7 @@ impl<'s> Extractor<'s> {
         let decls = children(params);
         let single = decls.len() == 1;
         for d in decls {
-            if d.kind() != "variable_declaration" {
+            if d.kind_name(&KINDS) != "variable_declaration" {
                 // `(a, b)`: a destructured pair.
                 for v in children(d) {
                     if let Some(n) = children(v).first() {
@@ -2163,7 +2234,7 @@ impl<'s> Extractor<'s> {
             };
             let ty = kids
                 .iter()
-                .find(|k| is_type_node(k.kind()))
+                .find(|k| is_type_node(k.kind_name(&KINDS)))
                 .map(|t| self.jvm(self.text(*t)));
             let lambda_source = if single && ty.is_none() {
                 source.clone()
@@ -2187,8 +2258,10 @@ impl<'s> Extractor<'s> {
     /// `x` the lambda's `this`.
     fn lambda_params_from_call(&self, parts: &expr::CallParts<'_>, site: &CallSite, m: &mut MethodDecl) {
         for (_, arg) in &parts.args {
-            let lambda = match arg.kind() {
-                "annotated_lambda" => children(*arg).into_iter().find(|k| k.kind() == "lambda_literal"),
+            let lambda = match arg.kind_name(&KINDS) {
+                "annotated_lambda" => children(*arg)
+                    .into_iter()
+                    .find(|k| k.kind_name(&KINDS) == "lambda_literal"),
                 "lambda_literal" => Some(*arg),
                 _ => None,
             };
@@ -2203,7 +2276,8 @@ impl<'s> Extractor<'s> {
                     .filter(|r| *r != Receiver::Other)
                     .or_else(|| {
                         parts.args.first().and_then(|(_, a)| {
-                            (a.kind() == "identifier").then(|| Receiver::Name(self.text(*a).to_string()))
+                            (a.kind_name(&KINDS) == "identifier")
+                                .then(|| Receiver::Name(self.text(*a).to_string()))
                         })
                     })
             } else {
@@ -2250,15 +2324,18 @@ impl<'s> Extractor<'s> {
         let mut implements = Vec::new();
         for spec in children(node)
             .into_iter()
-            .filter(|k| k.kind() == "delegation_specifiers")
+            .filter(|k| k.kind_name(&KINDS) == "delegation_specifiers")
             .flat_map(children)
         {
             let Some(inner) = children(spec).into_iter().next() else {
                 continue;
             };
-            match inner.kind() {
+            match inner.kind_name(&KINDS) {
                 "constructor_invocation" => {
-                    if let Some(t) = children(inner).into_iter().find(|n| n.kind() == "user_type") {
+                    if let Some(t) = children(inner)
+                        .into_iter()
+                        .find(|n| n.kind_name(&KINDS) == "user_type")
+                    {
                         extends.push(self.jvm(self.text(t)));
                     }
                 }
@@ -2314,9 +2391,12 @@ impl<'s> Extractor<'s> {
             )
             .collect();
         let before = self.file.types[index].methods.len();
-        if let Some(body) = children(node).into_iter().find(|k| k.kind() == "class_body") {
+        if let Some(body) = children(node)
+            .into_iter()
+            .find(|k| k.kind_name(&KINDS) == "class_body")
+        {
             for member in children(body) {
-                match member.kind() {
+                match member.kind_name(&KINDS) {
                     "function_declaration" => self.function(member, &fqn, Holder::Object, ctx.depth + 1),
                     "property_declaration" => {
                         self.property(member, &fqn, Holder::Class, ctx.depth + 1);
@@ -2407,7 +2487,7 @@ fn class_literal(text: &str) -> String {
 /// The expression of a value, without parentheses, `!!` and annotations.
 fn unwrap_value(mut node: Node<'_>) -> Node<'_> {
     for _ in 0..MAX_RECEIVER_DEPTH {
-        match node.kind() {
+        match node.kind_name(&KINDS) {
             "parenthesized_expression" | "annotated_expression" | "value_argument" => {
                 match children(node).last() {
                     Some(inner) => node = *inner,

@@ -244,6 +244,9 @@ const FACTS_MEMTABLE_BYTES: usize = 4 << 20;
 /// the products' lists of digests; only the smallest entries stay inline.
 const FACTS_MIN_BLOB_BYTES: u64 = 256;
 
+/// Flushed files of the facts cache that start a compaction (see `cf_options`).
+const FACTS_L0_COMPACTION_TRIGGER: i32 = 16;
+
 /// How a store is opened: the sizes of what it keeps in memory besides the served graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoreOptions {
@@ -346,6 +349,12 @@ pub(crate) fn cf_options(name: &str, cache: &Cache) -> Options {
         opts.set_min_blob_size(FACTS_MIN_BLOB_BYTES);
         opts.set_blob_compression_type(DBCompressionType::Lz4);
         opts.set_enable_blob_gc(false);
+        // Every compaction of the family rewrites all its keys (each flushed file overlaps
+        // them all), so compactions are made rarer: 16 flushed files at a time, not 4.
+        // A lookup probes each such file's filter, which stays in the block cache.
+        opts.set_level_zero_file_num_compaction_trigger(FACTS_L0_COMPACTION_TRIGGER);
+        opts.set_level_zero_slowdown_writes_trigger(FACTS_L0_COMPACTION_TRIGGER * 3);
+        opts.set_level_zero_stop_writes_trigger(FACTS_L0_COMPACTION_TRIGGER * 4);
     }
     opts
 }

@@ -87,41 +87,43 @@ impl Store {
         let cf = inner.cf(CF_DEFAULT);
         let own = used_key(product);
         let listed = used.concat();
-        if inner
-            .db
-            .get_pinned_cf(cf, &own)?
-            .is_some_and(|last| *last == *listed)
-        {
+        let previous = inner.db.get_pinned_cf(cf, &own)?;
+        if previous.as_ref().is_some_and(|last| **last == *listed) {
             // Compactions since the last run may have found garbage all the same.
             self.collect_facts_garbage()?;
             return Ok(0);
         }
-        let mut previous: Vec<FactsDigest> = Vec::new();
-        let mut others: std::collections::HashSet<FactsDigest> = std::collections::HashSet::new();
-        for item in inner
-            .db
-            .iterator_cf(cf, IteratorMode::From(USED_BY, rocksdb::Direction::Forward))
-        {
-            let (key, value) = item?;
-            if !key.starts_with(USED_BY) {
-                break;
-            }
-            if *key == *own {
-                previous.extend(digests(&value));
-            } else {
-                others.extend(digests(&value));
+        // Entries the product used last time and not now, unless another product uses them:
+        // only these are read against the other products' lists, so a run holds its own
+        // lists, never the whole company's.
+        let keep: std::collections::HashSet<&FactsDigest> = used.iter().collect();
+        let mut dropped: std::collections::HashSet<FactsDigest> = match &previous {
+            Some(previous) => digests(previous).filter(|d| !keep.contains(d)).collect(),
+            None => std::collections::HashSet::new(),
+        };
+        drop(previous);
+        if !dropped.is_empty() {
+            for item in inner
+                .db
+                .iterator_cf(cf, IteratorMode::From(USED_BY, rocksdb::Direction::Forward))
+            {
+                let (key, value) = item?;
+                if !key.starts_with(USED_BY) {
+                    break;
+                }
+                if *key != *own {
+                    for digest in digests(&value) {
+                        dropped.remove(&digest);
+                    }
+                }
             }
         }
         let mut batch = WriteBatch::default();
         batch.put_cf(cf, &own, listed);
-        let keep: std::collections::HashSet<&FactsDigest> = used.iter().collect();
-        let mut deleted = 0;
-        for digest in previous {
-            if !keep.contains(&digest) && !others.contains(&digest) {
-                batch.delete_cf(cf, entry_key(&digest));
-                deleted += 1;
-            }
+        for digest in &dropped {
+            batch.delete_cf(cf, entry_key(digest));
         }
+        let deleted = dropped.len() as u64;
         inner.db.write_opt(batch, &cache_write())?;
         self.collect_facts_garbage()?;
         Ok(deleted)
@@ -315,5 +317,36 @@ mod tests {
             cached.iter().map(Option::is_some).collect::<Vec<_>>(),
             [true, false, true]
         );
+    }
+
+    #[test]
+    fn an_entry_another_product_still_uses_is_kept() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).expect("open");
+        let entries: Vec<(FactsDigest, Vec<u8>)> = (1..=4).map(|n| (digest(n), vec![n; 300])).collect();
+        store.cache_facts(&entries).expect("cache");
+        // 2 is shared by both products; 1 is only orders', 3 only billing's.
+        store
+            .retain_facts("orders", &[digest(1), digest(2)])
+            .expect("retain");
+        store
+            .retain_facts("billing", &[digest(2), digest(3)])
+            .expect("retain");
+        let cached = |store: &Store| -> Vec<bool> {
+            store
+                .cached_facts(&[digest(1), digest(2), digest(3), digest(4)])
+                .expect("read")
+                .iter()
+                .map(Option::is_some)
+                .collect()
+        };
+
+        // orders moves to 4 alone: 1 goes, 2 stays for billing.
+        assert_eq!(store.retain_facts("orders", &[digest(4)]).expect("retain"), 1);
+        assert_eq!(cached(&store), [false, true, true, true]);
+
+        // billing lets 2 go too: now no product uses it.
+        assert_eq!(store.retain_facts("billing", &[digest(3)]).expect("retain"), 1);
+        assert_eq!(cached(&store), [false, false, true, true]);
     }
 }

@@ -27,6 +27,9 @@
 //!   path one product; lines are the `.kt` lines under it);
 //! - Jira: one search-API export of generated issues.
 //!
+//! `--heap-per-product` prints, after each Java product, the heap jemalloc has allocated
+//! and keeps resident: what the store keeps of each product shows as a rising floor.
+//!
 //! The 4M-line size writes about 145 MB of sources (some 500 MB of disk in 4 KB blocks) and
 //! its store beside them; both are deleted before the next size.
 //!
@@ -63,6 +66,7 @@ struct Args {
     jira_issues: u64,
     kotlin_lines: u64,
     kotlin_sources: Vec<PathBuf>,
+    heap_per_product: bool,
 }
 
 fn parse_args() -> Args {
@@ -79,6 +83,7 @@ fn parse_args() -> Args {
             .filter(|p| !p.is_empty())
             .map(PathBuf::from)
             .collect(),
+        heap_per_product: std::env::args().any(|a| a == "--heap-per-product"),
     }
 }
 
@@ -128,7 +133,7 @@ struct JavaRun {
 
 /// Generates the company of `lines` lines in `products` products, indexes every product in
 /// turn into a fresh store, prints the figures and deletes both.
-fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
+fn bench_java(dir: &Path, lines: u64, products: u32, heap_per_product: bool) -> JavaRun {
     let root = dir.join(format!("java-{lines}"));
     let started = Instant::now();
     let corpus =
@@ -155,18 +160,42 @@ fn bench_java(dir: &Path, lines: u64, products: u32) -> JavaRun {
         nodes += report.commit.nodes;
         edges += report.commit.edges;
         links = report.commit.links;
+        if heap_per_product {
+            // What stays allocated between products (memory that grows with the company),
+            // beside what jemalloc keeps resident and the process's peak so far.
+            let _ = tikv_jemalloc_ctl::epoch::advance();
+            println!(
+                "  after {}: heap allocated {} MB, jemalloc resident {} MB, peak RSS {:.0} MB",
+                source.name,
+                tikv_jemalloc_ctl::stats::allocated::read().unwrap_or(0) >> 20,
+                tikv_jemalloc_ctl::stats::resident::read().unwrap_or(0) >> 20,
+                support::peak_rss_mb()
+            );
+        }
         unlinked = report.commit.unlinked;
     }
     let secs = started.elapsed().as_secs_f64();
     let peak = support::peak_rss_mb();
     let store_mb = store.disk_bytes().unwrap_or(0) as f64 / 1e6;
+    // What the store itself holds in memory once every product is in: the block cache is
+    // bounded by its size; table readers and memtables are RocksDB's own estimates.
+    let cache_mb = store.block_cache_bytes().unwrap_or(0) as f64 / 1e6;
+    let readers_mb = store.table_reader_bytes().unwrap_or(0) as f64 / 1e6;
+    let memtables_mb = store
+        .memtable_bytes()
+        .unwrap_or_default()
+        .iter()
+        .map(|(_, b)| b)
+        .sum::<u64>() as f64
+        / 1e6;
     let mb = corpus.bytes as f64 / 1e6;
     let http: usize = corpus.products.iter().map(|p| p.http_calls.len()).sum();
     let endpoints: usize = corpus.products.iter().map(|p| p.endpoints.len()).sum();
     let sites = (resolved + external + unresolved).max(1) as f64;
     println!(
         "java: {} lines ({} of Java, {mb:.1} MB) in {products} products in {secs:.2} s = {:.0} lines/s, {:.2} MB/s; \
-         peak RSS {peak:.0} MB; store {store_mb:.0} MB; {nodes} nodes, {edges} edges, {links} link edges ({unlinked} references unlinked; \
+         peak RSS {peak:.0} MB (the store's block cache {cache_mb:.1} MB, table readers {readers_mb:.1} MB, \
+         memtables {memtables_mb:.1} MB at the end); store {store_mb:.0} MB; {nodes} nodes, {edges} edges, {links} link edges ({unlinked} references unlinked; \
          {endpoints} endpoints and {http} cross-product HTTP calls planted); call sites: {resolved} in source, \
          {external} library, {unresolved} unresolved = {:.3} given a target, {:.3} of the non-library resolved; \
          corpus written in {gen_secs:.1} s ({:.0} lines/s)",
@@ -724,7 +753,7 @@ fn main() {
     for &lines in &args.java_lines {
         // Products scale with the size, so each is about as large at every size.
         let products = ((u64::from(args.java_products) * lines).div_ceil(largest)).max(1) as u32;
-        java_runs.push(bench_java(dir.path(), lines, products));
+        java_runs.push(bench_java(dir.path(), lines, products, args.heap_per_product));
     }
     if let (Some(small), Some(large)) = (java_runs.first(), java_runs.last()) {
         if java_runs.len() > 1 {

@@ -210,6 +210,17 @@ mod tests {
         [n; 32]
     }
 
+    /// Whether the cache holds an entry under each of `digest(1..=n)`.
+    fn cached(store: &Store, n: u8) -> Vec<bool> {
+        let digests: Vec<FactsDigest> = (1..=n).map(digest).collect();
+        store
+            .cached_facts(&digests)
+            .expect("read")
+            .iter()
+            .map(Option::is_some)
+            .collect()
+    }
+
     /// 1,000 bytes of a xorshift sequence seeded by `seed`: nothing LZ4 can shorten.
     fn noise(seed: u8) -> Vec<u8> {
         let mut x = u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -310,13 +321,7 @@ mod tests {
             1
         );
         assert!(store.inner.db.latest_sequence_number() > written);
-        let cached = store
-            .cached_facts(&[digest(1), digest(2), digest(3)])
-            .expect("read");
-        assert_eq!(
-            cached.iter().map(Option::is_some).collect::<Vec<_>>(),
-            [true, false, true]
-        );
+        assert_eq!(cached(&store, 3), [true, false, true]);
     }
 
     #[test]
@@ -332,21 +337,12 @@ mod tests {
         store
             .retain_facts("billing", &[digest(2), digest(3)])
             .expect("retain");
-        let cached = |store: &Store| -> Vec<bool> {
-            store
-                .cached_facts(&[digest(1), digest(2), digest(3), digest(4)])
-                .expect("read")
-                .iter()
-                .map(Option::is_some)
-                .collect()
-        };
-
         // orders moves to 4 alone: 1 goes, 2 stays for billing.
         assert_eq!(store.retain_facts("orders", &[digest(4)]).expect("retain"), 1);
-        assert_eq!(cached(&store), [false, true, true, true]);
+        assert_eq!(cached(&store, 4), [false, true, true, true]);
 
         // billing lets 2 go too: now no product uses it.
         assert_eq!(store.retain_facts("billing", &[digest(3)]).expect("retain"), 1);
-        assert_eq!(cached(&store), [false, false, true, true]);
+        assert_eq!(cached(&store, 4), [false, false, true, true]);
     }
 }

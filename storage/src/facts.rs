@@ -210,6 +210,16 @@ mod tests {
         [n; 32]
     }
 
+    /// A fresh store whose cache holds 300 bytes under each of `digest(1..=n)` (the
+    /// directory lives as long as the returned guard).
+    fn store_caching(n: u8) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).expect("open");
+        let entries: Vec<(FactsDigest, Vec<u8>)> = (1..=n).map(|n| (digest(n), vec![n; 300])).collect();
+        store.cache_facts(&entries).expect("cache");
+        (dir, store)
+    }
+
     /// Whether the cache holds an entry under each of `digest(1..=n)`.
     fn cached(store: &Store, n: u8) -> Vec<bool> {
         let digests: Vec<FactsDigest> = (1..=n).map(digest).collect();
@@ -292,10 +302,7 @@ mod tests {
 
     #[test]
     fn a_run_that_used_the_same_digests_writes_nothing() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path()).expect("open");
-        let entries: Vec<(FactsDigest, Vec<u8>)> = (1..=3).map(|n| (digest(n), vec![n; 300])).collect();
-        store.cache_facts(&entries).expect("cache");
+        let (_dir, store) = store_caching(3);
         assert_eq!(
             store
                 .retain_facts("orders", &[digest(1), digest(2), digest(3)])
@@ -326,10 +333,7 @@ mod tests {
 
     #[test]
     fn an_entry_another_product_still_uses_is_kept() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path()).expect("open");
-        let entries: Vec<(FactsDigest, Vec<u8>)> = (1..=4).map(|n| (digest(n), vec![n; 300])).collect();
-        store.cache_facts(&entries).expect("cache");
+        let (_dir, store) = store_caching(4);
         // 2 is shared by both products; 1 is only orders', 3 only billing's.
         store
             .retain_facts("orders", &[digest(1), digest(2)])

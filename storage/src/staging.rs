@@ -15,13 +15,15 @@
 //! most `staging_bytes` ([`crate::StoreOptions`], 64 MiB by default; past it the largest is
 //! written out) — counted as what their vectors have reserved, so the bound is the memory
 //! held, not the bytes written into it. A product of any size is a sequence of such runs:
-//! later runs of the adjacency and sets families are merge operands that RocksDB unions,
-//! the other families overlap nowhere or are ordered by ingestion — except `names`, keyed
-//! by run first (each run of them spans the run's range), and `links`, whose declarations
-//! may come long after their node's range was written out. Their runs would overlap and
-//! land in level 0, to be compacted; they are written out as plain sorted files instead and
-//! merged at the end, so they too are ingested at the bottom level (in parts of the key
-//! range, one per core, since the end of the run waits for the merge). What is buffered when
+//! later runs of the sets family are merge operands that RocksDB unions, the other
+//! families overlap nowhere or are ordered by ingestion — except `names`, keyed by run
+//! first (each run of them spans the run's range), `links`, whose declarations may come
+//! long after their node's range was written out, and the adjacency families, whose edges
+//! (calls, found in the second pass) reach across the whole product at any time. Their
+//! runs would overlap and land in level 0, to be compacted; they are written out as plain
+//! sorted files instead and merged at the end (a node's adjacency lists unioned), so they
+//! too are ingested at the bottom level (in parts of the key range, one per core, since
+//! the end of the run waits for the merge). What is buffered when
 //! the run ends is written family by family side by side, one thread each, while the
 //! indexing thread waits for the commit.
 //!
@@ -444,8 +446,6 @@ struct Stager {
     sets: SortedRun,
     run: u64,
     edges: Vec<(u32, EdgeKind, u32)>,
-    /// Whether some adjacency was written already: later lists are merge operands.
-    edges_written: bool,
     /// The ids the run may be given, where its files are cut.
     ids: IdSpace,
     failed: Arc<AtomicBool>,
@@ -467,7 +467,6 @@ impl Stager {
             sets: SortedRun::new(CF_SETS),
             run,
             edges: Vec::new(),
-            edges_written: false,
             ids,
             failed,
         }
@@ -640,13 +639,15 @@ impl Stager {
     /// its entries in key order (each key, then value, after its length as a little-endian
     /// `u32`; of equal keys the last put), for the end of the run to merge.
     ///
-    /// Every other family's runs, written as SST files, cover ranges of ids that later runs
-    /// do not reach back into. These two do: names are keyed by run first, so each run of
-    /// them spans the run's whole range, and a link declaration may come long after its
-    /// node (a finding of the second pass). Ingested as they were, such files overlap each
-    /// other and land in level 0, and RocksDB compacts them, rewriting the family's files
-    /// of the run (and any other run's they overlap). Merged, they are files at the bottom
-    /// level like the others, cut where other runs' ids lie.
+    /// Nodes, edge attributes and content are written as SST files: their runs cover
+    /// ranges of ids that later runs do not reach back into. These families do: names are
+    /// keyed by run first, so each run of them spans the run's whole range; a link
+    /// declaration may come long after its node (a finding of the second pass); and the
+    /// edges buffered at any time (calls, found in the second pass) start and end anywhere
+    /// in the product. Ingested as they were, such files overlap each other and land in
+    /// level 0, and RocksDB compacts them, rewriting the family's files of the run (and any
+    /// other run's they overlap). Merged, they are files at the bottom level like the
+    /// others, cut where other runs' ids lie.
     fn spill(&mut self, cf: &'static str) -> Result<()> {
         let slot = if cf == CF_NAMES {
             &mut self.names
@@ -654,15 +655,26 @@ impl Stager {
             &mut self.links
         };
         let run = std::mem::replace(slot, SortedRun::new(cf));
+        self.spill_run(&run)
+    }
+
+    /// Writes `run` out as a plain sorted file (see [`Stager::spill`]).
+    fn spill_run(&mut self, run: &SortedRun) -> Result<()> {
+        if run.entries.is_empty() {
+            return Ok(());
+        }
+        let cf = run.cf;
         let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
         let path = self.dir.join(format!("{n:06}-{cf}.spill"));
-        let spilled = Spilled::write(&run, path)?;
+        let spilled = Spilled::write(run, path)?;
         self.spilled.push(spilled);
         Ok(())
     }
 
     /// Merges the spilled runs of `rest`'s family and `rest` itself (what is left in
-    /// memory, the latest) into SST files; of equal keys the latest written wins.
+    /// memory, the latest) into SST files; of equal keys the latest written wins, but for
+    /// the adjacency families, whose runs each hold part of a node's edges, the id lists
+    /// are unioned.
     ///
     /// This is the longest write at the end of a run (every name key of the product), and
     /// the indexing thread waits for it: the key range is cut into as many parts as there
@@ -683,13 +695,18 @@ impl Stager {
         let bounds = split_keys(rest, &order, &files, parts);
         let options = store::cf_options(cf, &self.store.inner.cache);
         let ids = (cf != CF_NAMES).then_some(&self.ids);
+        let equal_keys = if matches!(cf, CF_ADJ_OUT | CF_ADJ_IN) {
+            EqualKeys::Union
+        } else {
+            EqualKeys::Latest
+        };
         let merge_part = |lo: Option<&[u8]>, hi: Option<&[u8]>| -> Result<Vec<PathBuf>> {
             let next_path = || {
                 let n = self.files.fetch_add(1, Ordering::Relaxed) + 1;
                 self.dir.join(format!("{n:06}-{cf}.sst"))
             };
             let mut out = CutWriter::new(&options, ids, next_path);
-            merge_range(rest, &order, &files, lo, hi, |key, value| {
+            merge_range(rest, &order, &files, (lo, hi), equal_keys, |key, value| {
                 out.add(key, value, Write::Put)
             })?;
             out.finish()
@@ -760,29 +777,21 @@ impl Stager {
         self.write_run(&mut run)
     }
 
-    /// Writes the buffered edges out (see [`Stager::edge_runs`]).
+    /// Writes the buffered edges out past the budget, as the adjacency families' plain
+    /// sorted files (see [`Stager::spill`]): the end of the run merges them.
     fn write_edges(&mut self) -> Result<()> {
-        for mut run in self.edge_runs() {
-            self.write_run(&mut run)?;
+        for run in self.edge_runs() {
+            self.spill_run(&run)?;
         }
         Ok(())
     }
 
     /// The buffered edges as one id list per (node, kind) in each direction, as the runs of
-    /// the two adjacency families: sorting groups them, so no per-edge hashing is needed.
-    /// Once some adjacency is written, later lists are merge operands.
-    fn edge_runs(&mut self) -> Vec<SortedRun> {
-        if self.edges.is_empty() {
-            return Vec::new();
-        }
-        let write = if self.edges_written {
-            Write::Merge
-        } else {
-            Write::Put
-        };
+    /// the two adjacency families (empty when nothing is buffered): sorting groups them, so
+    /// no per-edge hashing is needed.
+    fn edge_runs(&mut self) -> [SortedRun; 2] {
         let mut edges = std::mem::take(&mut self.edges);
-        let mut runs = Vec::with_capacity(2);
-        for cf in [CF_ADJ_OUT, CF_ADJ_IN] {
+        [CF_ADJ_OUT, CF_ADJ_IN].map(|cf| {
             if cf == CF_ADJ_IN {
                 for e in edges.iter_mut() {
                     *e = (e.2, e.1, e.0);
@@ -794,12 +803,10 @@ impl Stager {
             for group in edges.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
                 let (node, kind, _) = group[0];
                 let ids = RoaringBitmap::from_sorted_iter(group.iter().map(|e| e.2)).unwrap_or_default();
-                run.add(&codec::adj_key(node, kind), &codec::encode_ids(&ids), write);
+                run.add(&codec::adj_key(node, kind), &codec::encode_ids(&ids), Write::Put);
             }
-            runs.push(run);
-        }
-        self.edges_written = true;
-        runs
+            run
+        })
     }
 
     /// Ingests every file written, one call per column family, nodes first (see the
@@ -968,15 +975,26 @@ fn split_keys(rest: &SortedRun, order: &[u32], files: &[&Spilled], parts: usize)
     bounds
 }
 
+/// What a merge writes for a key more than one source holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EqualKeys {
+    /// The latest source's value (names, link declarations: puts).
+    Latest,
+    /// The union of every source's id list (adjacency: each run holds some of a node's
+    /// edges).
+    Union,
+}
+
 /// Merges the entries of `files` (oldest first) and of `rest` (sorted by `order`, the
-/// latest) whose keys lie in `lo..hi` (unbounded where `None`), in key order; of equal keys
-/// the latest written is the one given to `out`.
+/// latest) whose keys lie in `range` (from its first, inclusive, to its second, exclusive;
+/// unbounded where `None`), in key order; of equal keys `out` is given what `equal_keys`
+/// says.
 fn merge_range(
     rest: &SortedRun,
     order: &[u32],
     files: &[&Spilled],
-    lo: Option<&[u8]>,
-    hi: Option<&[u8]>,
+    (lo, hi): KeyRange<'_>,
+    equal_keys: EqualKeys,
     mut out: impl FnMut(&[u8], &[u8]) -> Result<()>,
 ) -> Result<()> {
     use std::cmp::Reverse;
@@ -999,15 +1017,34 @@ fn merge_range(
             heap.push(Reverse((key, i, value)));
         }
     }
+    // The union so far of the id lists of the key being merged, when more than one held it.
+    let mut union: Option<RoaringBitmap> = None;
     while let Some(Reverse((key, i, value))) = heap.pop() {
         if let Some((k, v)) = sources[i].next_entry()? {
             heap.push(Reverse((k, i, v)));
         }
-        // Equal keys pop in source order: the latest source's value is written.
-        if heap.peek().is_some_and(|Reverse((next, _, _))| *next == key) {
-            continue;
+        // Equal keys pop in source order, the latest last.
+        let more = heap.peek().is_some_and(|Reverse((next, _, _))| *next == key);
+        match equal_keys {
+            EqualKeys::Latest if more => continue,
+            EqualKeys::Latest => out(&key, &value)?,
+            EqualKeys::Union => {
+                if !more && union.is_none() {
+                    out(&key, &value)?;
+                    continue;
+                }
+                let ids = codec::decode_ids(rest.cf, &value)?;
+                let all = match union.take() {
+                    Some(all) => all | ids,
+                    None => ids,
+                };
+                if more {
+                    union = Some(all);
+                } else {
+                    out(&key, &codec::encode_ids(&all))?;
+                }
+            }
         }
-        out(&key, &value)?;
     }
     Ok(())
 }
@@ -1199,7 +1236,7 @@ mod tests {
                 for k in 0..=bounds.len() {
                     let lo = k.checked_sub(1).map(|b| bounds[b].as_slice());
                     let hi = bounds.get(k).map(Vec::as_slice);
-                    merge_range(&rest, &order, &files, lo, hi, |key, value| {
+                    merge_range(&rest, &order, &files, (lo, hi), EqualKeys::Latest, |key, value| {
                         merged.push((key.to_vec(), value.to_vec()));
                         Ok(())
                     })
@@ -1207,6 +1244,55 @@ mod tests {
                 }
                 prop_assert_eq!(&merged, &expected);
             }
+        }
+
+        /// Adjacency buffered and written out in several runs, merged in parts: every
+        /// node's list of each kind is the union of what every run held of it, once.
+        #[test]
+        fn merged_adjacency_is_the_union_of_every_run(
+            runs in proptest::collection::vec(
+                proptest::collection::vec((0u32..3_000, 0usize..3, 0u32..5_000), 0..3_000),
+                1..5,
+            ),
+            parts in 1usize..5,
+        ) {
+            let dir = tempfile::tempdir().expect("a temporary folder");
+            let kinds = [EdgeKind::Calls, EdgeKind::Contains, EdgeKind::Reads];
+            let mut reference: std::collections::BTreeMap<Vec<u8>, RoaringBitmap> = Default::default();
+            let mut files = Vec::new();
+            let mut rest = SortedRun::new(CF_ADJ_OUT);
+            for (n, edges) in runs.iter().enumerate() {
+                let mut lists: std::collections::BTreeMap<Vec<u8>, RoaringBitmap> = Default::default();
+                for &(src, kind, dst) in edges {
+                    let key = codec::adj_key(src, kinds[kind]).to_vec();
+                    lists.entry(key.clone()).or_default().insert(dst);
+                    reference.entry(key).or_default().insert(dst);
+                }
+                let mut run = SortedRun::new(CF_ADJ_OUT);
+                for (key, ids) in &lists {
+                    run.add(key, &codec::encode_ids(ids), Write::Put);
+                }
+                if n + 1 == runs.len() {
+                    rest = run;
+                } else {
+                    files.push(Spilled::write(&run, dir.path().join(format!("{n}.spill"))).expect("spilled"));
+                }
+            }
+            let files: Vec<&Spilled> = files.iter().collect();
+            let order = rest.order();
+            let bounds = split_keys(&rest, &order, &files, parts);
+            let mut merged: Vec<(Vec<u8>, RoaringBitmap)> = Vec::new();
+            for k in 0..=bounds.len() {
+                let lo = k.checked_sub(1).map(|b| bounds[b].as_slice());
+                let hi = bounds.get(k).map(Vec::as_slice);
+                merge_range(&rest, &order, &files, (lo, hi), EqualKeys::Union, |key, value| {
+                    merged.push((key.to_vec(), codec::decode_ids(CF_ADJ_OUT, value)?));
+                    Ok(())
+                })
+                .expect("merged");
+            }
+            let expected: Vec<(Vec<u8>, RoaringBitmap)> = reference.into_iter().collect();
+            prop_assert_eq!(merged, expected);
         }
     }
 }

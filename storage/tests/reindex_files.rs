@@ -99,10 +99,10 @@ fn re_indexed_runs_are_ingested_at_the_bottom_and_replaced_runs_dropped_whole() 
 /// A run whose names and link declarations outgrow the staging budget several times still
 /// ingests them as files at the bottom level. Names are keyed by run first, so every run of
 /// them written out spans the run's whole range; a link declaration may come long after its
-/// node. Written as they spilled, such files would overlap and land in level 0, to be
-/// compacted.
+/// node, and so may an edge (a call, found in the second pass) between any two nodes.
+/// Written as they spilled, such files would overlap and land in level 0, to be compacted.
 #[test]
-fn names_and_links_spilled_past_the_staging_budget_are_ingested_at_the_bottom() {
+fn names_links_and_edges_spilled_past_the_staging_budget_are_ingested_at_the_bottom() {
     use semgraph_storage::{Direction, LinkPolicy};
     let dir = tempfile::tempdir().expect("tempdir");
     let options = semgraph_storage::StoreOptions {
@@ -132,6 +132,21 @@ fn names_and_links_spilled_past_the_staging_budget_are_ingested_at_the_bottom() 
         }
         w.add_anchor(written[0].1, "gamma.anchor.0")
             .expect("anchor again");
+        // Three calls from every node, after every node, out of id order; a few twice.
+        let callee = |i: usize, k: usize| (i * 13 + k * 1_009 + round) % n;
+        let mut calls: std::collections::BTreeSet<(NodeId, NodeId)> = Default::default();
+        for i in 0..n {
+            let from = written[shuffled(i)].1;
+            for k in 0..3 {
+                let to = written[callee(shuffled(i), k)].1;
+                w.add_edge(from, EdgeKind::Calls, to).expect("edge");
+                calls.insert((from, to));
+            }
+            if i % 100 == 0 {
+                w.add_edge(from, EdgeKind::Calls, written[callee(shuffled(i), 0)].1)
+                    .expect("edge again");
+            }
+        }
         w.commit().expect("commit");
         // Another product calls every 50th anchor.
         let mut w = store.begin("delta", "north").expect("begin");
@@ -154,7 +169,7 @@ fn names_and_links_spilled_past_the_staging_budget_are_ingested_at_the_bottom() 
         // Where each file went, as RocksDB's log says at the ingestion (a compaction may
         // have moved files since, so the levels alone would not tell).
         let log = std::fs::read_to_string(dir.path().join("LOG")).expect("RocksDB's LOG");
-        for cf in ["names", "links"] {
+        for cf in ["names", "links", "adj_out", "adj_in"] {
             let levels: Vec<&str> = log
                 .lines()
                 .filter(|l| l.contains(&format!("-{cf}.sst was ingested in L")))
@@ -189,6 +204,31 @@ fn names_and_links_spilled_past_the_staging_budget_are_ingested_at_the_bottom() 
                 .collect();
             assert_eq!(targets, vec![to], "round {round}: the link from {from:?}");
         }
+        // Every call is in both directions' lists, once, whichever spilled run held it.
+        let listed = |direction: Direction| -> std::collections::BTreeSet<(NodeId, NodeId)> {
+            written
+                .iter()
+                .flat_map(|(_, id)| {
+                    adj.edges(*id, direction)
+                        .filter(|(kind, _)| *kind == EdgeKind::Calls)
+                        .map(move |(_, other)| match direction {
+                            Direction::Out => (*id, other),
+                            Direction::In => (other, *id),
+                        })
+                })
+                .collect()
+        };
+        assert_eq!(listed(Direction::Out), calls, "round {round}: calls out");
+        assert_eq!(listed(Direction::In), calls, "round {round}: calls in");
+        let out_lists: usize = written
+            .iter()
+            .map(|(_, id)| {
+                adj.edges(*id, Direction::Out)
+                    .filter(|(k, _)| *k == EdgeKind::Calls)
+                    .count()
+            })
+            .sum();
+        assert_eq!(out_lists, calls.len(), "round {round}: no call listed twice");
     }
 }
 

@@ -1165,6 +1165,41 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A family's runs as a merge finds them: every run but the last spilled to a file in
+    /// `dir` (oldest first), the last still in memory.
+    fn spilled_and_rest(mut runs: Vec<SortedRun>, dir: &Path) -> (Vec<Spilled>, SortedRun) {
+        let cf = runs.first().map_or(CF_NAMES, |r| r.cf);
+        let rest = runs.pop().unwrap_or_else(|| SortedRun::new(cf));
+        let files = runs
+            .iter()
+            .enumerate()
+            .map(|(n, run)| Spilled::write(run, dir.join(format!("{n}.spill"))).expect("spilled"))
+            .collect();
+        (files, rest)
+    }
+
+    /// Every part of a merge cut at `bounds`, merged one after another: the entries given
+    /// to the writer, in order.
+    fn merged_in_parts(
+        rest: &SortedRun,
+        files: &[&Spilled],
+        bounds: &[Vec<u8>],
+        equal_keys: EqualKeys,
+    ) -> Vec<(Vec<u8>, Vec<u8>)> {
+        let order = rest.order();
+        let mut merged = Vec::new();
+        for k in 0..=bounds.len() {
+            let lo = k.checked_sub(1).map(|b| bounds[b].as_slice());
+            let hi = bounds.get(k).map(Vec::as_slice);
+            merge_range(rest, &order, files, (lo, hi), equal_keys, |key, value| {
+                merged.push((key.to_vec(), value.to_vec()));
+                Ok(())
+            })
+            .expect("merged");
+        }
+        merged
+    }
+
     proptest! {
         /// Cutting points agree with a count, id by id, of what lies between two ids. The
         /// free set is single ids and whole ranges, so it is stored as an array, a bitmap or
@@ -1206,20 +1241,18 @@ mod tests {
             let dir = tempfile::tempdir().expect("a temporary folder");
             let key = |k: u32| format!("key-{k:06}").into_bytes();
             let mut reference = std::collections::BTreeMap::new();
-            let mut files = Vec::new();
-            let mut rest = SortedRun::new(CF_NAMES);
-            for (n, entries) in runs.iter().enumerate() {
-                let mut run = SortedRun::new(CF_NAMES);
-                for &(k, v) in entries {
-                    run.add(&key(k), &[v], Write::Put);
-                    reference.insert(key(k), vec![v]);
-                }
-                if n + 1 == runs.len() {
-                    rest = run;
-                } else {
-                    files.push(Spilled::write(&run, dir.path().join(format!("{n}.spill"))).expect("spilled"));
-                }
-            }
+            let runs: Vec<SortedRun> = runs
+                .iter()
+                .map(|entries| {
+                    let mut run = SortedRun::new(CF_NAMES);
+                    for &(k, v) in entries {
+                        run.add(&key(k), &[v], Write::Put);
+                        reference.insert(key(k), vec![v]);
+                    }
+                    run
+                })
+                .collect();
+            let (files, rest) = spilled_and_rest(runs, dir.path());
             let files: Vec<&Spilled> = files.iter().collect();
             let order = rest.order();
             let expected: Vec<(Vec<u8>, Vec<u8>)> = reference.into_iter().collect();
@@ -1232,16 +1265,7 @@ mod tests {
             arbitrary.sort();
             arbitrary.dedup();
             for bounds in [std::mem::take(&mut chosen), arbitrary] {
-                let mut merged = Vec::new();
-                for k in 0..=bounds.len() {
-                    let lo = k.checked_sub(1).map(|b| bounds[b].as_slice());
-                    let hi = bounds.get(k).map(Vec::as_slice);
-                    merge_range(&rest, &order, &files, (lo, hi), EqualKeys::Latest, |key, value| {
-                        merged.push((key.to_vec(), value.to_vec()));
-                        Ok(())
-                    })
-                    .expect("merged");
-                }
+                let merged = merged_in_parts(&rest, &files, &bounds, EqualKeys::Latest);
                 prop_assert_eq!(&merged, &expected);
             }
         }
@@ -1259,38 +1283,29 @@ mod tests {
             let dir = tempfile::tempdir().expect("a temporary folder");
             let kinds = [EdgeKind::Calls, EdgeKind::Contains, EdgeKind::Reads];
             let mut reference: std::collections::BTreeMap<Vec<u8>, RoaringBitmap> = Default::default();
-            let mut files = Vec::new();
-            let mut rest = SortedRun::new(CF_ADJ_OUT);
-            for (n, edges) in runs.iter().enumerate() {
-                let mut lists: std::collections::BTreeMap<Vec<u8>, RoaringBitmap> = Default::default();
-                for &(src, kind, dst) in edges {
-                    let key = codec::adj_key(src, kinds[kind]).to_vec();
-                    lists.entry(key.clone()).or_default().insert(dst);
-                    reference.entry(key).or_default().insert(dst);
-                }
-                let mut run = SortedRun::new(CF_ADJ_OUT);
-                for (key, ids) in &lists {
-                    run.add(key, &codec::encode_ids(ids), Write::Put);
-                }
-                if n + 1 == runs.len() {
-                    rest = run;
-                } else {
-                    files.push(Spilled::write(&run, dir.path().join(format!("{n}.spill"))).expect("spilled"));
-                }
-            }
-            let files: Vec<&Spilled> = files.iter().collect();
-            let order = rest.order();
-            let bounds = split_keys(&rest, &order, &files, parts);
-            let mut merged: Vec<(Vec<u8>, RoaringBitmap)> = Vec::new();
-            for k in 0..=bounds.len() {
-                let lo = k.checked_sub(1).map(|b| bounds[b].as_slice());
-                let hi = bounds.get(k).map(Vec::as_slice);
-                merge_range(&rest, &order, &files, (lo, hi), EqualKeys::Union, |key, value| {
-                    merged.push((key.to_vec(), codec::decode_ids(CF_ADJ_OUT, value)?));
-                    Ok(())
+            let runs: Vec<SortedRun> = runs
+                .iter()
+                .map(|edges| {
+                    let mut lists: std::collections::BTreeMap<Vec<u8>, RoaringBitmap> = Default::default();
+                    for &(src, kind, dst) in edges {
+                        let key = codec::adj_key(src, kinds[kind]).to_vec();
+                        lists.entry(key.clone()).or_default().insert(dst);
+                        reference.entry(key).or_default().insert(dst);
+                    }
+                    let mut run = SortedRun::new(CF_ADJ_OUT);
+                    for (key, ids) in &lists {
+                        run.add(key, &codec::encode_ids(ids), Write::Put);
+                    }
+                    run
                 })
-                .expect("merged");
-            }
+                .collect();
+            let (files, rest) = spilled_and_rest(runs, dir.path());
+            let files: Vec<&Spilled> = files.iter().collect();
+            let bounds = split_keys(&rest, &rest.order(), &files, parts);
+            let merged: Vec<(Vec<u8>, RoaringBitmap)> = merged_in_parts(&rest, &files, &bounds, EqualKeys::Union)
+                .into_iter()
+                .map(|(key, ids)| (key, codec::decode_ids(CF_ADJ_OUT, &ids).expect("an id list")))
+                .collect();
             let expected: Vec<(Vec<u8>, RoaringBitmap)> = reference.into_iter().collect();
             prop_assert_eq!(merged, expected);
         }

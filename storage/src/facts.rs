@@ -96,9 +96,11 @@ impl Store {
         // Entries the product used last time and not now, unless another product uses them:
         // only these are read against the other products' lists, so a run holds its own
         // lists, never the whole company's.
-        let keep: std::collections::HashSet<&FactsDigest> = used.iter().collect();
         let mut dropped: std::collections::HashSet<FactsDigest> = match &previous {
-            Some(previous) => digests(previous).filter(|d| !keep.contains(d)).collect(),
+            Some(previous) => {
+                let keep: std::collections::HashSet<&FactsDigest> = used.iter().collect();
+                digests(previous).filter(|d| !keep.contains(d)).collect()
+            }
             None => std::collections::HashSet::new(),
         };
         drop(previous);

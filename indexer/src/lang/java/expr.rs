@@ -31,12 +31,12 @@ fn build_at(node: Node<'_>, src: &str, depth: usize) -> Expr {
         return Expr::Other;
     }
     let mut node = node;
-    while node.kind_name(&KINDS) == "parenthesized_expression" || node.kind_name(&KINDS) == "cast_expression"
-    {
-        let inner = if node.kind_name(&KINDS) == "cast_expression" {
-            node.child_by_field(&FIELDS, "value")
-        } else {
-            node.named_child(0)
+    // Parentheses and casts say nothing of the value: their inner expression does.
+    loop {
+        let inner = match node.kind_name(&KINDS) {
+            "cast_expression" => node.child_by_field(&FIELDS, "value"),
+            "parenthesized_expression" => node.named_child(0),
+            _ => break,
         };
         match inner {
             Some(n) => node = n,

@@ -351,7 +351,7 @@ impl<'s> Extractor<'s> {
         let kids = children(node);
         let Some(path_node) = kids
             .iter()
-            .find(|k| k.kind_name(&KINDS) == "qualified_identifier" || k.kind_name(&KINDS) == "identifier")
+            .find(|k| matches!(k.kind_name(&KINDS), "qualified_identifier" | "identifier"))
         else {
             return;
         };

@@ -333,8 +333,10 @@ fn get_varint(input: &mut &[u8]) -> Option<u64> {
 
 /// The RocksDB merge operator of id-list column families: the union of every operand.
 ///
-/// Staging writes adjacency and sets as merge operands, flushed in bounded batches; the
-/// union happens in RocksDB, so no process ever holds a whole product's adjacency.
+/// Staging writes sets past its budget as merge operands, flushed in bounded batches; the
+/// union happens in RocksDB, so no process ever holds a whole product's sets. Adjacency a
+/// run spills is merged by the run itself (`staging.rs`); stores written before that hold
+/// adjacency operands too, and read them through this operator.
 pub(crate) fn merge_id_lists(
     _key: &[u8],
     existing: Option<&[u8]>,

@@ -92,6 +92,11 @@ fn files_removed_or_swapped_after_the_walk_are_warnings_and_never_block_the_run(
     let company_in = company.clone();
     std::thread::spawn(move || {
         let report = index_product(&store_in, &company_in, &company_in.products[0], &progress);
+        // Its handle on the store goes before the report does: the test's own handle is then
+        // the last, closed on the test's thread. Left to the end of this thread, it could be
+        // the last one, closing RocksDB while the test process exits (an abort at exit:
+        // "pthread lock: Invalid argument").
+        drop(store_in);
         let _ = tx.send(report.map_err(|e| e.to_string()));
     });
     let report = rx

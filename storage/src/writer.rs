@@ -496,6 +496,26 @@ impl ProductWriter {
             .filter(|p| p.info.id != self.product)
             .cloned()
             .collect();
+        if !old.links_loaded {
+            // A process that only writes reads the other products' declarations now.
+            let owners: Vec<&RoaringBitmap> = products.iter().map(|p| &p.nodes).collect();
+            let declared = self.store.read_links(&owners)?;
+            products = products
+                .iter()
+                .zip(declared)
+                .map(|(p, links)| {
+                    Arc::new(ProductState {
+                        info: p.info.clone(),
+                        nodes: p.nodes.clone(),
+                        kinds: p.kinds.clone(),
+                        flagged: p.flagged.clone(),
+                        links,
+                        // A process that only writes keeps no name filter.
+                        names: None,
+                    })
+                })
+                .collect();
+        }
         products.push(Arc::new(ProductState {
             info: ProductInfo {
                 id: self.product,
@@ -559,6 +579,7 @@ impl ProductWriter {
             links: resolution.edges,
             shadowed,
             unlinked: resolution.unlinked,
+            links_loaded: true,
         })
     }
 

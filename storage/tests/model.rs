@@ -520,3 +520,57 @@ fn a_run_spread_over_many_staged_files_reads_back_whole() {
     let store = Store::open_with_options(small.path(), &options(2_048)).expect("reopen");
     assert_eq!(spread, read(&store));
 }
+
+/// A process that only writes reads no link declaration at open; the commit after a
+/// reopen reads those of the other products, and links to and from the product it
+/// replaces are resolved as before — from either side of the link.
+#[test]
+fn a_writer_reopened_links_the_product_it_replaces_to_the_others() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let writer = StoreOptions {
+        serves_queries: false,
+        ..StoreOptions::default()
+    };
+    let anchors = Op::Index {
+        product: 0,
+        area: 0,
+        nodes: vec![0, 0, 1],
+        edges: vec![(0, 1, 0)],
+        anchors: vec![(0, 1), (2, 2)],
+        refs: vec![],
+        commit: true,
+    };
+    let refs = |product: usize| Op::Index {
+        product,
+        area: 1,
+        nodes: vec![0, 0],
+        edges: vec![],
+        anchors: vec![(1, 3 + product)],
+        refs: vec![(0, 1, false), (1, 2, true)],
+        commit: true,
+    };
+    let back = Op::Index {
+        product: 0,
+        area: 0,
+        nodes: vec![0, 1],
+        edges: vec![],
+        anchors: vec![(0, 1), (1, 2)],
+        // beta's anchor
+        refs: vec![(0, 4, false)],
+        commit: true,
+    };
+    let mut model: BTreeMap<String, ProductModel> = BTreeMap::new();
+    for (i, op) in [anchors, refs(1), refs(2), refs(1), back].iter().enumerate() {
+        // Every run in a process of its own, as `semgraph index` runs them.
+        let store = Store::open_with_options(dir.path(), &writer).expect("open");
+        apply(&store, &mut model, op);
+        drop(store);
+        check(&Store::open_read_only(dir.path()).expect("reader"), &model)
+            .unwrap_or_else(|e| panic!("after run {i}: {e}"));
+    }
+    assert!(
+        expected_links(&model).len() >= 5,
+        "the runs link alpha, beta and gamma both ways: {:?}",
+        expected_links(&model)
+    );
+}

@@ -84,16 +84,6 @@ pub(crate) fn edge_key(src: u32, kind: EdgeKind, dst: u32) -> [u8; 9] {
     [s[0], s[1], s[2], s[3], kind.code(), d[0], d[1], d[2], d[3]]
 }
 
-pub(crate) fn parse_edge_key(key: &[u8]) -> Option<(u32, EdgeKind, u32)> {
-    if key.len() != 9 {
-        return None;
-    }
-    let src = id_from_key(&key[..4])?;
-    let kind = EdgeKind::from_code(key[4])?;
-    let dst = id_from_key(&key[5..])?;
-    Some((src, kind, dst))
-}
-
 /// `content` key: node id, content kind.
 pub(crate) fn content_key(id: u32, kind: u8) -> [u8; 5] {
     let b = id.to_be_bytes();

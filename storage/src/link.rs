@@ -9,7 +9,7 @@
 //! here they are opaque strings.
 
 use bincode::{Decode, Encode};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::adjacency::Edge;
 use crate::model::{EdgeKind, LinkPolicy};
@@ -70,12 +70,14 @@ fn fingerprint(key: &str) -> u32 {
     KEYS.get_or_init(std::hash::RandomState::new).hash_one(key) as u32
 }
 
-/// A reference of one product: `from` wants a `kind` edge to whatever answers to `key`.
+/// A reference of one product: `from` wants a `kind` edge to whatever answers to `key`
+/// (whose fingerprint is `print`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Reference {
     from: u32,
     kind: EdgeKind,
     key: String,
+    print: u32,
     policy: LinkPolicy,
 }
 
@@ -104,6 +106,7 @@ impl ProductLinks {
                 from: node,
                 kind: *kind,
                 key: key.clone(),
+                print: fingerprint(key),
                 policy: *policy,
             }),
         }
@@ -143,48 +146,124 @@ pub(crate) fn resolve<'a, E>(
     mut answers: impl FnMut(u32, &str) -> Result<bool, E>,
 ) -> Result<Resolution, E> {
     let mut out = Resolution::default();
-    // What each key resolves to, confirmed once however many references ask for it.
-    let mut found: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+    let mut found = Found::default();
     for r in products.clone().flat_map(|p| p.refs.iter()) {
-        if !found.contains_key(r.key.as_str()) {
-            let print = fingerprint(&r.key);
-            let mut nodes = Vec::new();
-            for p in products.clone() {
-                for &node in p.answering(print) {
-                    if answers(node, &r.key)? {
-                        nodes.push(node);
-                    }
+        resolve_one(r, products.clone(), &mut found, &mut answers, &mut out)?;
+    }
+    Ok(out.sorted())
+}
+
+/// What one product's new declarations change in `before`, the resolution of every
+/// product with its old ones (`replaced`, on the nodes `retired`): the same [`Resolution`]
+/// that [`resolve`] gives over `products` (the other products, and `fresh` among them),
+/// with the work of the references the replacement can change.
+///
+/// Those are the new declarations' own references, and every reference of another
+/// product's node whose key's fingerprint is among the anchors of the old declarations or
+/// of the new ones (the only anchors that come or go). What any other node asked for found
+/// the same anchors before and after, so its edges and its unlinked references carry over
+/// from `before`; a node with one reference to re-resolve has all of its re-resolved, so an
+/// edge two of its references gave is never lost with one of them.
+pub(crate) fn resolve_replacing<'a, E>(
+    products: impl Iterator<Item = &'a ProductLinks> + Clone,
+    replaced: &ProductLinks,
+    fresh: &ProductLinks,
+    retired: &roaring::RoaringBitmap,
+    before: (&[Edge], &[UnlinkedRef]),
+    mut answers: impl FnMut(u32, &str) -> Result<bool, E>,
+) -> Result<Resolution, E> {
+    let mut touched: Vec<u32> = replaced.prints.iter().chain(&fresh.prints).copied().collect();
+    touched.sort_unstable();
+    touched.dedup();
+    let fresh_refs: FxHashSet<u32> = fresh.refs.iter().map(|r| r.from).collect();
+    let affected: FxHashSet<u32> = products
+        .clone()
+        .flat_map(|p| p.refs.iter())
+        .filter(|r| !fresh_refs.contains(&r.from) && touched.binary_search(&r.print).is_ok())
+        .map(|r| r.from)
+        .collect();
+    let (edges, unlinked) = before;
+    let mut out = Resolution {
+        edges: edges
+            .iter()
+            .filter(|(from, _, to)| {
+                !affected.contains(from) && !retired.contains(*from) && !retired.contains(*to)
+            })
+            .copied()
+            .collect(),
+        unlinked: unlinked
+            .iter()
+            .filter(|u| !affected.contains(&u.from) && !retired.contains(u.from))
+            .cloned()
+            .collect(),
+    };
+    let mut found = Found::default();
+    let again = products
+        .clone()
+        .flat_map(|p| p.refs.iter())
+        .filter(|r| affected.contains(&r.from));
+    for r in fresh.refs.iter().chain(again) {
+        resolve_one(r, products.clone(), &mut found, &mut answers, &mut out)?;
+    }
+    Ok(out.sorted())
+}
+
+/// What each key resolves to, confirmed once however many references ask for it.
+type Found<'k> = FxHashMap<&'k str, Vec<u32>>;
+
+/// Resolves reference `r` against `products` into `out`.
+fn resolve_one<'a, 'k, E>(
+    r: &'k Reference,
+    products: impl Iterator<Item = &'a ProductLinks> + Clone,
+    found: &mut Found<'k>,
+    answers: &mut impl FnMut(u32, &str) -> Result<bool, E>,
+    out: &mut Resolution,
+) -> Result<(), E> {
+    if !found.contains_key(r.key.as_str()) {
+        let mut nodes = Vec::new();
+        for p in products {
+            for &node in p.answering(r.print) {
+                if answers(node, &r.key)? {
+                    nodes.push(node);
                 }
             }
-            nodes.sort_unstable();
-            nodes.dedup();
-            found.insert(r.key.as_str(), nodes);
         }
-        let targets: Vec<u32> = found
-            .get(r.key.as_str())
-            .map(|nodes| nodes.iter().copied().filter(|t| *t != r.from).collect())
-            .unwrap_or_default();
-        let linked = match (r.policy, targets.len()) {
-            (_, 0) => false,
-            (LinkPolicy::Unique, n) if n > 1 => false,
-            _ => true,
-        };
-        if linked {
-            out.edges.extend(targets.iter().map(|&t| (r.from, r.kind, t)));
-        } else {
-            out.unlinked.push(UnlinkedRef {
-                from: r.from,
-                kind: r.kind,
-                key: r.key.clone(),
-                candidates: targets.len(),
-            });
-        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        found.insert(r.key.as_str(), nodes);
     }
-    out.edges.sort_unstable();
-    out.edges.dedup();
-    out.unlinked
-        .sort_by(|a, b| (a.from, &a.key).cmp(&(b.from, &b.key)));
-    Ok(out)
+    let targets: Vec<u32> = found
+        .get(r.key.as_str())
+        .map(|nodes| nodes.iter().copied().filter(|t| *t != r.from).collect())
+        .unwrap_or_default();
+    let linked = match (r.policy, targets.len()) {
+        (_, 0) => false,
+        (LinkPolicy::Unique, n) if n > 1 => false,
+        _ => true,
+    };
+    if linked {
+        out.edges.extend(targets.iter().map(|&t| (r.from, r.kind, t)));
+    } else {
+        out.unlinked.push(UnlinkedRef {
+            from: r.from,
+            kind: r.kind,
+            key: r.key.clone(),
+            candidates: targets.len(),
+        });
+    }
+    Ok(())
+}
+
+impl Resolution {
+    /// Edges sorted without duplicates, unlinked references by node and key.
+    fn sorted(mut self) -> Resolution {
+        self.edges.sort_unstable();
+        self.edges.dedup();
+        self.unlinked.sort_by(|a, b| {
+            (a.from, &a.key, a.kind, a.candidates).cmp(&(b.from, &b.key, b.kind, b.candidates))
+        });
+        self
+    }
 }
 
 #[cfg(test)]
@@ -343,6 +422,78 @@ mod tests {
             expected_unlinked.sort();
             proptest::prop_assert_eq!(r.edges, edges);
             proptest::prop_assert_eq!(unlinked, expected_unlinked);
+        }
+    }
+
+    fn sealed(decls: &[(u32, LinkDecl)]) -> ProductLinks {
+        let mut links = ProductLinks::default();
+        for (node, decl) in decls {
+            links.push(*node, decl);
+        }
+        links.seal();
+        links
+    }
+
+    fn anchors_of(products: &[Vec<(u32, LinkDecl)>]) -> std::collections::HashSet<(u32, String)> {
+        products
+            .iter()
+            .flatten()
+            .filter_map(|(n, d)| match d {
+                LinkDecl::Anchor { key } => Some((*n, key.clone())),
+                LinkDecl::Ref { .. } => None,
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn resolution_after_a_replacement_is_the_resolution_of_every_new_declaration(
+            products in proptest::collection::vec(proptest::collection::vec(decl(), 0..30), 1..5),
+            which in proptest::prelude::any::<proptest::sample::Index>(),
+            added in proptest::prelude::any::<bool>(),
+            replacement in proptest::collection::vec(decl(), 0..30),
+        ) {
+            // Each product's nodes are its own (ids never shared by two live products), and
+            // the replacement's are new ids, as a run's are.
+            let products: Vec<Vec<(u32, LinkDecl)>> = products
+                .into_iter()
+                .enumerate()
+                .map(|(i, decls)| decls.into_iter().map(|(n, d)| (i as u32 * 100 + n, d)).collect())
+                .collect();
+            let replacement: Vec<(u32, LinkDecl)> =
+                replacement.into_iter().map(|(n, d)| (1_000 + n, d)).collect();
+            let before_links: Vec<ProductLinks> = products.iter().map(|d| sealed(d)).collect();
+            let before_anchors = anchors_of(&products);
+            let Ok(before) = resolve(before_links.iter(), |n, k| {
+                Ok::<_, Infallible>(before_anchors.contains(&(n, k.to_string())))
+            });
+            let mut after = products.clone();
+            let (i, retired) = if added {
+                after.push(replacement.clone());
+                (after.len() - 1, roaring::RoaringBitmap::new())
+            } else {
+                let i = which.index(products.len());
+                after[i] = replacement.clone();
+                (i, (i as u32 * 100..i as u32 * 100 + 40).collect())
+            };
+            let empty = ProductLinks::default();
+            let replaced = if added { &empty } else { &before_links[i] };
+            let after_links: Vec<ProductLinks> = after.iter().map(|d| sealed(d)).collect();
+            let after_anchors = anchors_of(&after);
+            let confirm = |n: u32, k: &str| Ok::<_, Infallible>(after_anchors.contains(&(n, k.to_string())));
+            let Ok(incremental) = resolve_replacing(
+                after_links.iter(),
+                replaced,
+                &after_links[i],
+                &retired,
+                (&before.edges, &before.unlinked),
+                confirm,
+            );
+            let Ok(full) = resolve(after_links.iter(), confirm);
+            proptest::prop_assert_eq!(&incremental.edges, &full.edges);
+            proptest::prop_assert_eq!(&incremental.unlinked, &full.unlinked);
+            let (edges, _) = by_strings(&after);
+            proptest::prop_assert_eq!(incremental.edges, edges);
         }
     }
 }

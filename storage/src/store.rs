@@ -782,7 +782,6 @@ impl Store {
     }
 
     fn load_state(&self, catalog: &Catalog) -> Result<GraphState> {
-        let inner = &self.inner;
         let mut state = GraphState::empty();
         state.generation = catalog.generation;
         let mut products = Vec::with_capacity(catalog.products.len());
@@ -815,26 +814,23 @@ impl Store {
             });
         }
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
-        let mut links = Vec::new();
         if self.inner.options.serves_queries {
             let owners: Vec<&RoaringBitmap> = products.iter().map(|p| &p.nodes).collect();
             let declared = self.read_links(&owners)?;
             for (p, declared) in products.iter_mut().zip(declared) {
                 p.links = declared;
             }
-            for item in inner.db.iterator_cf(inner.cf(CF_LINK_EDGES), IteratorMode::Start) {
-                let (key, _) = item?;
-                if let Some(edge) = codec::parse_edge_key(&key) {
-                    links.push(edge);
-                }
-            }
         }
         state.products = products.into_iter().map(Arc::new).collect();
+        let mut links = Vec::new();
         if self.inner.options.serves_queries {
-            state.unlinked = link::resolve(state.products.iter().map(|p| &p.links), |node, key| {
+            // The whole resolution, which each commit then updates with what its product's
+            // declarations change (the link edges the last commit stored are the same).
+            let resolution = link::resolve(state.products.iter().map(|p| &p.links), |node, key| {
                 self.answers_to(node, key)
-            })?
-            .unlinked;
+            })?;
+            links = resolution.edges;
+            state.unlinked = resolution.unlinked;
         } else {
             // Read by the first commit, which needs no declaration of the product it replaces.
             state.links_loaded = false;

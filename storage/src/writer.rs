@@ -547,9 +547,31 @@ impl ProductWriter {
                 *all |= set;
             }
         }
-        let resolution = link::resolve(products.iter().map(|p| &p.links), |node, key| {
-            self.store.answers_to(node, key)
-        })?;
+        let answers = |node: u32, key: &str| self.store.answers_to(node, key);
+        let resolution = if old.links_loaded {
+            // The old generation's resolution is whole: only what this product's
+            // declarations can change is resolved again.
+            let empty = ProductLinks::default();
+            let replaced = old
+                .products
+                .iter()
+                .find(|p| p.info.id == self.product)
+                .map_or(&empty, |p| &p.links);
+            let fresh = products
+                .iter()
+                .find(|p| p.info.id == self.product)
+                .map_or(&empty, |p| &p.links);
+            link::resolve_replacing(
+                products.iter().map(|p| &p.links),
+                replaced,
+                fresh,
+                old_nodes,
+                (&old.links, &old.unlinked),
+                answers,
+            )?
+        } else {
+            link::resolve(products.iter().map(|p| &p.links), answers)?
+        };
         let (adjacency, shadowed) = if !self.store.inner.options.serves_queries {
             // Nobody reads this process's adjacency: none is built (see `StoreOptions`).
             Default::default()

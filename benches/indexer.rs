@@ -27,8 +27,9 @@
 //!   path one product; lines are the `.kt` lines under it);
 //! - Jira: one search-API export of generated issues.
 //!
-//! `--heap-per-product` prints, after each Java product, the heap jemalloc has allocated
-//! and keeps resident: what the store keeps of each product shows as a rising floor.
+//! `--heap-per-product` prints, after each Java product, the time its commit took to build
+//! the next generation (links resolved again) and the heap jemalloc has allocated and keeps
+//! resident: what grows with the company shows as a rising floor.
 //!
 //! The 4M-line size writes about 145 MB of sources (some 500 MB of disk in 4 KB blocks) and
 //! its store beside them; both are deleted before the next size.
@@ -165,8 +166,9 @@ fn bench_java(dir: &Path, lines: u64, products: u32, heap_per_product: bool) -> 
             // beside what jemalloc keeps resident and the process's peak so far.
             let _ = tikv_jemalloc_ctl::epoch::advance();
             println!(
-                "  after {}: heap allocated {} MB, jemalloc resident {} MB, peak RSS {:.0} MB",
+                "  after {}: commit built the generation in {} ms; heap allocated {} MB, jemalloc resident {} MB, peak RSS {:.0} MB",
                 source.name,
+                report.commit.graph_ms,
                 tikv_jemalloc_ctl::stats::allocated::read().unwrap_or(0) >> 20,
                 tikv_jemalloc_ctl::stats::resident::read().unwrap_or(0) >> 20,
                 support::peak_rss_mb()

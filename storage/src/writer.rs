@@ -49,6 +49,9 @@ pub struct CommitSummary {
     pub unlinked: u64,
     /// Milliseconds from begin to commit.
     pub elapsed_ms: u64,
+    /// Milliseconds of the commit that built the next generation in memory: the links
+    /// resolved again, and the adjacency of a process that answers questions.
+    pub graph_ms: u64,
 }
 
 /// An index run of one product. Dropping it without [`ProductWriter::commit`] aborts the run.
@@ -470,6 +473,7 @@ impl ProductWriter {
             links: next.links.len() as u64,
             unlinked: next.unlinked.len() as u64,
             elapsed_ms: self.started.elapsed().as_millis() as u64,
+            graph_ms: state_ms,
         };
         store.publish(next);
         if let Err(e) = store.collect_garbage(catalog, free) {

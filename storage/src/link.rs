@@ -155,7 +155,8 @@ pub(crate) fn resolve<'a, E>(
 
 /// What one product's new declarations change in `before`, the resolution of every
 /// product with its old ones (`replaced`, on the nodes `retired`): the same [`Resolution`]
-/// that [`resolve`] gives over `products` (the other products, and `fresh` among them),
+/// that [`resolve`] gives over `products` (the other products, and `fresh` itself among
+/// them, as the same reference),
 /// with the work of the references the replacement can change.
 ///
 /// Those are the new declarations' own references, and every reference of another
@@ -175,11 +176,12 @@ pub(crate) fn resolve_replacing<'a, E>(
     let mut touched: Vec<u32> = replaced.prints.iter().chain(&fresh.prints).copied().collect();
     touched.sort_unstable();
     touched.dedup();
-    let fresh_refs: FxHashSet<u32> = fresh.refs.iter().map(|r| r.from).collect();
-    let affected: FxHashSet<u32> = products
+    // Every other product's references (the new declarations' are all resolved again).
+    let others = products.clone().filter(|p| !std::ptr::eq(*p, fresh));
+    let affected: FxHashSet<u32> = others
         .clone()
         .flat_map(|p| p.refs.iter())
-        .filter(|r| !fresh_refs.contains(&r.from) && touched.binary_search(&r.print).is_ok())
+        .filter(|r| touched.binary_search(&r.print).is_ok())
         .map(|r| r.from)
         .collect();
     let (edges, unlinked) = before;
@@ -198,8 +200,7 @@ pub(crate) fn resolve_replacing<'a, E>(
             .collect(),
     };
     let mut found = Found::default();
-    let again = products
-        .clone()
+    let again = others
         .flat_map(|p| p.refs.iter())
         .filter(|r| affected.contains(&r.from));
     for r in fresh.refs.iter().chain(again) {

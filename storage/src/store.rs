@@ -814,19 +814,16 @@ impl Store {
             });
         }
         products.sort_by(|a, b| a.info.name.cmp(&b.info.name));
+        let mut links = Vec::new();
         if self.inner.options.serves_queries {
             let owners: Vec<&RoaringBitmap> = products.iter().map(|p| &p.nodes).collect();
             let declared = self.read_links(&owners)?;
             for (p, declared) in products.iter_mut().zip(declared) {
                 p.links = declared;
             }
-        }
-        state.products = products.into_iter().map(Arc::new).collect();
-        let mut links = Vec::new();
-        if self.inner.options.serves_queries {
             // The whole resolution, which each commit then updates with what its product's
             // declarations change (the link edges the last commit stored are the same).
-            let resolution = link::resolve(state.products.iter().map(|p| &p.links), |node, key| {
+            let resolution = link::resolve(products.iter().map(|p| &p.links), |node, key| {
                 self.answers_to(node, key)
             })?;
             links = resolution.edges;
@@ -835,6 +832,7 @@ impl Store {
             // Read by the first commit, which needs no declaration of the product it replaces.
             state.links_loaded = false;
         }
+        state.products = products.into_iter().map(Arc::new).collect();
         // Every page is built, from the stored lists of every live node (none where the
         // process serves no questions).
         let (adjacency, shadowed) = if !self.inner.options.serves_queries {

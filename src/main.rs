@@ -163,7 +163,9 @@ enum Command {
     },
     /// Answer one question from a store without a server, exactly as the HTTP endpoint would.
     Query {
-        /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`.
+        /// `<domain>/<endpoint>` (e.g. code/callers, recipes/impact, products) or `discover`;
+        /// also written as the request (`'code/callers?fqn=a.B.c'`, or a whole URL of the API),
+        /// whose query string gives parameters.
         target: String,
         /// Parameters as name=value.
         params: Vec<String>,
@@ -307,7 +309,7 @@ fn main() -> anyhow::Result<()> {
             page_size,
             store,
         } => {
-            if !store.exists() && target.trim_matches('/') != "discover" {
+            if !store.exists() && semgraph::query_cmd::endpoint_of(&target).0 != "discover" {
                 anyhow::bail!("no store at {} (index something first)", store.display());
             }
             let out = semgraph::query_cmd::run(&semgraph::query_cmd::QueryArgs {

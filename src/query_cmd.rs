@@ -1,4 +1,7 @@
 //! `semgraph query <domain>/<endpoint> name=value …`: the HTTP answer, without a server.
+//! The target may also be written as the request itself — `code/callers?fqn=…`, or a whole
+//! URL of the API pasted from a log or a browser — and its query string is read as
+//! parameters.
 //!
 //! The store is opened read-only, so this works while a server holds it. The caller is the
 //! local user (full access), as on a server without tokens. Parameters, paging, the page
@@ -19,7 +22,8 @@ use crate::answer::{render_page, Format, Paging, Problem};
 pub struct QueryArgs {
     /// The store directory.
     pub store: PathBuf,
-    /// `domain/endpoint` (or `discover`); a leading `/api/v1/` is accepted.
+    /// `domain/endpoint` (or `discover`); a leading `/api/v1/`, a whole URL of the API and a
+    /// query string are accepted ([`endpoint_of`]).
     pub target: String,
     /// `name=value` parameters.
     pub params: Vec<String>,
@@ -40,20 +44,54 @@ pub struct QueryOutput {
     pub body: String,
 }
 
-fn params_of(args: &QueryArgs) -> Result<BTreeMap<String, String>, Problem> {
+/// The endpoint a target names (`code/callers`, `discover`, `products`) and its query
+/// string, if it has one. The target may be written as the endpoint, as its path
+/// (`/api/v1/code/callers`) or as a whole URL of the API
+/// (`http://127.0.0.1:7878/api/v1/code/callers?fqn=a.B.c`).
+pub fn endpoint_of(target: &str) -> (&str, Option<&str>) {
+    let target = target.trim();
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (target, None),
+    };
+    const API: &str = "api/v1/";
+    let path = match path.find(API) {
+        Some(at) if at == 0 || path[..at].ends_with('/') => &path[at + API.len()..],
+        _ => path,
+    };
+    (path.trim_matches('/'), query)
+}
+
+fn params_of(args: &QueryArgs, query: Option<&str>) -> Result<BTreeMap<String, String>, Problem> {
     let mut params = BTreeMap::new();
+    // The target's query string, decoded as a server decodes it (`%2F`, `+`).
+    let queried: Vec<(String, String)> = match query {
+        None => Vec::new(),
+        Some(query) => serde_urlencoded::from_str(query).map_err(|e| {
+            Problem::invalid(format!(
+                "# 422: `?{query}` is not a query string ({e})\n\nWrite it as `name=value&name=value`, \
+                 or give the parameters after the target: `semgraph query code/callers \
+                 fqn=com.acme.Foo.bar`.\n"
+            ))
+        })?,
+    };
     let extra = [
         args.page.map(|p| format!("page={p}")),
         args.page_size.map(|p| format!("page_size={p}")),
     ];
-    for pair in args.params.iter().cloned().chain(extra.into_iter().flatten()) {
+    let given = args.params.iter().cloned().chain(extra.into_iter().flatten());
+    let mut pairs = queried;
+    for pair in given {
         let Some((name, value)) = pair.split_once('=') else {
             return Err(Problem::invalid(format!(
                 "# 422: `{pair}` is not a parameter\n\nWrite parameters as `name=value`, e.g. \
                  `semgraph query code/callers fqn=com.acme.Foo.bar`.\n"
             )));
         };
-        if params.insert(name.to_string(), value.to_string()).is_some() {
+        pairs.push((name.to_string(), value.to_string()));
+    }
+    for (name, value) in pairs {
+        if params.insert(name.clone(), value).is_some() {
             return Err(Problem::invalid(format!(
                 "# 422: parameter `{name}` is given twice\n\nGive each parameter once (`--page` is `page=`).\n"
             )));
@@ -63,12 +101,8 @@ fn params_of(args: &QueryArgs) -> Result<BTreeMap<String, String>, Problem> {
 }
 
 fn answer(args: &QueryArgs, format: Format) -> Result<String, Problem> {
-    let mut params = params_of(args)?;
-    let target = args
-        .target
-        .trim()
-        .trim_start_matches("/api/v1/")
-        .trim_matches('/');
+    let (target, query) = endpoint_of(&args.target);
+    let mut params = params_of(args, query)?;
     if target == "discover" {
         let (doc, paging) = crate::server::discover(params)?;
         let pages = semgraph_queries::paginate(&doc.markdown, paging.page_size);
@@ -117,5 +151,60 @@ pub fn run(args: &QueryArgs) -> QueryOutput {
             status: p.status,
             body: p.render(format),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{endpoint_of, params_of, QueryArgs};
+
+    fn args(params: &[&str]) -> QueryArgs {
+        QueryArgs {
+            store: ".semgraph".into(),
+            target: String::new(),
+            params: params.iter().map(|p| p.to_string()).collect(),
+            json: false,
+            page: None,
+            page_size: None,
+        }
+    }
+
+    #[test]
+    fn a_target_may_be_the_endpoint_its_path_or_a_whole_url() {
+        for (target, endpoint, query) in [
+            ("code/callers", "code/callers", None),
+            ("/api/v1/code/callers", "code/callers", None),
+            ("api/v1/code/callers/", "code/callers", None),
+            ("code/callers?fqn=a.B.c", "code/callers", Some("fqn=a.B.c")),
+            (
+                "http://127.0.0.1:7878/api/v1/code/callers?fqn=a.B.c&depth=2",
+                "code/callers",
+                Some("fqn=a.B.c&depth=2"),
+            ),
+            ("discover?page=2", "discover", Some("page=2")),
+            ("products", "products", None),
+            // Only a whole path segment `api` starts the API's prefix.
+            ("myapi/v1/x", "myapi/v1/x", None),
+        ] {
+            assert_eq!(endpoint_of(target), (endpoint, query), "{target}");
+        }
+    }
+
+    #[test]
+    fn a_query_string_is_decoded_and_joins_the_parameters_given_after_the_target() {
+        let params = params_of(&args(&["depth=2"]), Some("fqn=a.B.c%28x%29&q=two+words")).expect("params");
+        assert_eq!(params.get("fqn").map(String::as_str), Some("a.B.c(x)"));
+        assert_eq!(params.get("q").map(String::as_str), Some("two words"));
+        assert_eq!(params.get("depth").map(String::as_str), Some("2"));
+        assert_eq!(params.len(), 3);
+    }
+
+    #[test]
+    fn a_parameter_in_both_the_query_string_and_the_arguments_is_given_twice() {
+        let err = params_of(&args(&["fqn=x.Y.z"]), Some("fqn=a.B.c")).expect_err("twice");
+        assert_eq!(err.status, 422);
+        assert!(err.body.contains("`fqn` is given twice"), "{}", err.body);
+        let err = params_of(&args(&[]), Some("page=1")).map(|_| ());
+        assert!(err.is_ok(), "one page given once");
     }
 }

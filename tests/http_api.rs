@@ -527,6 +527,31 @@ async fn the_server_indexes_while_it_answers_and_the_cli_prints_the_same_answer(
         let printed = String::from_utf8_lossy(&out.stdout);
         assert_eq!(printed, http.body, "json={json_flag}");
     }
+    // The request itself, pasted as the target (a path with its query string, or the whole
+    // URL the server was asked at), is the same question.
+    let http = send(
+        c.get(s.url("/api/v1/code/callers"))
+            .query(&[("fqn", PLACE_ORDER), ("depth", "2")]),
+    )
+    .await;
+    assert_eq!(http.status, 200, "{}", http.body);
+    let query = serde_urlencoded::to_string([("fqn", PLACE_ORDER)]).expect("query string");
+    for target in [
+        format!("code/callers?{query}&depth=2"),
+        format!("{}?{query}&depth=2", s.url("/api/v1/code/callers")),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_semgraph"))
+            .args(["query", &target, "--store"])
+            .arg(s.store_dir())
+            .output()
+            .expect("run semgraph query");
+        assert!(
+            out.status.success(),
+            "{target}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), http.body, "{target}");
+    }
     let wrong = Command::new(env!("CARGO_BIN_EXE_semgraph"))
         .args(["query", "code/callers", "name=x", "--store"])
         .arg(s.store_dir())

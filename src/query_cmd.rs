@@ -79,9 +79,8 @@ fn params_of(args: &QueryArgs, query: Option<&str>) -> Result<BTreeMap<String, S
         args.page.map(|p| format!("page={p}")),
         args.page_size.map(|p| format!("page_size={p}")),
     ];
-    let given = args.params.iter().cloned().chain(extra.into_iter().flatten());
     let mut pairs = queried;
-    for pair in given {
+    for pair in args.params.iter().cloned().chain(extra.into_iter().flatten()) {
         let Some((name, value)) = pair.split_once('=') else {
             return Err(Problem::invalid(format!(
                 "# 422: `{pair}` is not a parameter\n\nWrite parameters as `name=value`, e.g. \

@@ -62,35 +62,25 @@ pub fn endpoint_of(target: &str) -> (&str, Option<&str>) {
     (path.trim_matches('/'), query)
 }
 
-fn params_of(args: &QueryArgs, query: Option<&str>) -> Result<BTreeMap<String, String>, Problem> {
-    let mut params = BTreeMap::new();
-    // The target's query string, decoded as a server decodes it (`%2F`, `+`).
-    let queried: Vec<(String, String)> = match query {
-        None => Vec::new(),
-        Some(query) => serde_urlencoded::from_str(query).map_err(|e| {
-            Problem::invalid(format!(
-                "# 422: `?{query}` is not a query string ({e})\n\nWrite it as `name=value&name=value`, \
-                 or give the parameters after the target: `semgraph query code/callers \
-                 fqn=com.acme.Foo.bar`.\n"
-            ))
-        })?,
-    };
+fn params_of(
+    args: &QueryArgs,
+    endpoint: &str,
+    query: Option<&str>,
+) -> Result<BTreeMap<String, String>, Problem> {
+    // The target's query string, read as the server reads one (`%2F`, `+`, each name once).
+    let mut params = crate::server::query_params(endpoint, query)?;
     let extra = [
         args.page.map(|p| format!("page={p}")),
         args.page_size.map(|p| format!("page_size={p}")),
     ];
-    let mut pairs = queried;
-    for pair in args.params.iter().cloned().chain(extra.into_iter().flatten()) {
+    for pair in args.params.iter().chain(extra.iter().flatten()) {
         let Some((name, value)) = pair.split_once('=') else {
             return Err(Problem::invalid(format!(
                 "# 422: `{pair}` is not a parameter\n\nWrite parameters as `name=value`, e.g. \
                  `semgraph query code/callers fqn=com.acme.Foo.bar`.\n"
             )));
         };
-        pairs.push((name.to_string(), value.to_string()));
-    }
-    for (name, value) in pairs {
-        if params.insert(name.clone(), value).is_some() {
+        if params.insert(name.to_string(), value.to_string()).is_some() {
             return Err(Problem::invalid(format!(
                 "# 422: parameter `{name}` is given twice\n\nGive each parameter once (`--page` is `page=`).\n"
             )));
@@ -101,7 +91,7 @@ fn params_of(args: &QueryArgs, query: Option<&str>) -> Result<BTreeMap<String, S
 
 fn answer(args: &QueryArgs, format: Format) -> Result<String, Problem> {
     let (target, query) = endpoint_of(&args.target);
-    let mut params = params_of(args, query)?;
+    let mut params = params_of(args, target, query)?;
     if target == "discover" {
         let (doc, paging) = crate::server::discover(params)?;
         let pages = semgraph_queries::paginate(&doc.markdown, paging.page_size);
@@ -191,7 +181,12 @@ mod tests {
 
     #[test]
     fn a_query_string_is_decoded_and_joins_the_parameters_given_after_the_target() {
-        let params = params_of(&args(&["depth=2"]), Some("fqn=a.B.c%28x%29&q=two+words")).expect("params");
+        let params = params_of(
+            &args(&["depth=2"]),
+            "code/callers",
+            Some("fqn=a.B.c%28x%29&q=two+words"),
+        )
+        .expect("params");
         assert_eq!(params.get("fqn").map(String::as_str), Some("a.B.c(x)"));
         assert_eq!(params.get("q").map(String::as_str), Some("two words"));
         assert_eq!(params.get("depth").map(String::as_str), Some("2"));
@@ -200,10 +195,10 @@ mod tests {
 
     #[test]
     fn a_parameter_in_both_the_query_string_and_the_arguments_is_given_twice() {
-        let err = params_of(&args(&["fqn=x.Y.z"]), Some("fqn=a.B.c")).expect_err("twice");
+        let err = params_of(&args(&["fqn=x.Y.z"]), "code/callers", Some("fqn=a.B.c")).expect_err("twice");
         assert_eq!(err.status, 422);
         assert!(err.body.contains("`fqn` is given twice"), "{}", err.body);
-        let err = params_of(&args(&[]), Some("page=1")).map(|_| ());
+        let err = params_of(&args(&[]), "code/callers", Some("page=1")).map(|_| ());
         assert!(err.is_ok(), "one page given once");
     }
 }

@@ -46,6 +46,7 @@ pub use auth::{Auth, AuthRejection, ConfigError, MemoryConfig, ServerConfig, ALL
 pub use error::ApiError;
 pub use limits::LimitsConfig;
 pub use metrics::METRICS_PATH;
+pub(crate) use routes::query_params;
 
 /// The address `semgraph serve` listens on unless told otherwise.
 pub const DEFAULT_BIND: &str = "127.0.0.1:7420";

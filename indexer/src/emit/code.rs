@@ -59,19 +59,29 @@ impl<'t> SourceLines<'t> {
             starts.push(0);
         }
         starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(i, b)| b == b'\n' && i + 1 < text.len())
-                .map(|(i, _)| i + 1),
+            memchr::memchr_iter(b'\n', text.as_bytes())
+                .map(|i| i + 1)
+                .filter(|&start| start < text.len()),
         );
         SourceLines { text, starts }
     }
 
     /// Lines `start..=end` (1-based) joined by `\n`, without line terminators.
+    ///
+    /// Lines ended by `\n` alone, as most sources' are, joined so are the text as it stands:
+    /// one copy. Only a span holding a `\r` is taken apart line by line.
     fn span(&self, start: usize, end: usize) -> String {
         let first = start.saturating_sub(1).min(self.starts.len());
         let last = (first + end.saturating_sub(start) + 1).min(self.starts.len());
-        let mut out = String::new();
+        if first >= last {
+            return String::new();
+        }
+        let whole_stop = self.starts.get(last).copied().unwrap_or(self.text.len());
+        let whole = &self.text[self.starts[first]..whole_stop];
+        if memchr::memchr(b'\r', whole.as_bytes()).is_none() {
+            return whole.strip_suffix('\n').unwrap_or(whole).to_string();
+        }
+        let mut out = String::with_capacity(whole.len());
         for (k, &s) in self.starts[first..last].iter().enumerate() {
             let stop = self.starts.get(first + k + 1).copied().unwrap_or(self.text.len());
             let raw = &self.text[s..stop];
@@ -89,12 +99,17 @@ impl<'t> SourceLines<'t> {
     }
 }
 
+/// The annotations' names, each after an `@`, separated by spaces.
 fn annotation_names(annotations: &[facts::Annotation]) -> String {
-    annotations
-        .iter()
-        .map(|a| format!("@{}", a.name))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut out = String::with_capacity(annotations.iter().map(|a| a.name.len() + 2).sum());
+    for (i, a) in annotations.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push('@');
+        out.push_str(&a.name);
+    }
+    out
 }
 
 /// Nodes of the product by a name more than one module may declare — the same
@@ -646,16 +661,55 @@ mod source_lines_tests {
             let lines = SourceLines::new(text);
             for start in 0usize..6 {
                 for end in 0usize..6 {
-                    let expected = text
-                        .lines()
-                        .skip(start.saturating_sub(1))
-                        .take(end.saturating_sub(start) + 1)
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                    let expected = lines_of(text, start, end);
                     assert_eq!(lines.span(start, end), expected, "{text:?} {start}..={end}");
                 }
             }
         }
+    }
+
+    /// Lines `start..=end` (1-based) of `text` as `str::lines` gives them, joined by `\n`:
+    /// what a span must be.
+    fn lines_of(text: &str, start: usize, end: usize) -> String {
+        text.lines()
+            .skip(start.saturating_sub(1))
+            .take(end.saturating_sub(start) + 1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    proptest::proptest! {
+        /// Any text of lines ended by `\n`, `\r\n`, a lone `\r` or nothing, any span.
+        #[test]
+        fn any_span_is_the_lines_str_lines_gives(
+            text in "[ab\r\n]{0,40}",
+            start in 0usize..14,
+            len in 0usize..14,
+        ) {
+            let end = start + len;
+            proptest::prop_assert_eq!(SourceLines::new(&text).span(start, end), lines_of(&text, start, end));
+        }
+    }
+}
+
+#[cfg(test)]
+mod annotation_names_tests {
+    use super::annotation_names;
+    use crate::facts::Annotation;
+
+    #[test]
+    fn names_are_each_after_an_at_and_separated_by_spaces() {
+        let named = |name: &str| Annotation {
+            name: name.to_string(),
+            args: Vec::new(),
+            exprs: Vec::new(),
+        };
+        assert_eq!(annotation_names(&[]), "");
+        assert_eq!(annotation_names(&[named("Override")]), "@Override");
+        assert_eq!(
+            annotation_names(&[named("Transactional"), named("org.x.Cached")]),
+            "@Transactional @org.x.Cached"
+        );
     }
 }
 

@@ -6,7 +6,7 @@
 //! external node, created on first use; an unresolved call is counted and reported per
 //! file, never guessed into an edge.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 
@@ -69,17 +69,17 @@ impl<'t> SourceLines<'t> {
     /// Lines `start..=end` (1-based) joined by `\n`, without line terminators.
     ///
     /// Lines ended by `\n` alone, as most sources' are, joined so are the text as it stands:
-    /// one copy. Only a span holding a `\r` is taken apart line by line.
-    fn span(&self, start: usize, end: usize) -> String {
+    /// it is borrowed, not copied. Only a span holding a `\r` is taken apart line by line.
+    fn span(&self, start: usize, end: usize) -> Cow<'t, str> {
         let first = start.saturating_sub(1).min(self.starts.len());
         let last = (first + end.saturating_sub(start) + 1).min(self.starts.len());
         if first >= last {
-            return String::new();
+            return Cow::Borrowed("");
         }
         let whole_stop = self.starts.get(last).copied().unwrap_or(self.text.len());
         let whole = &self.text[self.starts[first]..whole_stop];
         if memchr::memchr(b'\r', whole.as_bytes()).is_none() {
-            return whole.strip_suffix('\n').unwrap_or(whole).to_string();
+            return Cow::Borrowed(whole.strip_suffix('\n').unwrap_or(whole));
         }
         let mut out = String::with_capacity(whole.len());
         for (k, &s) in self.starts[first..last].iter().enumerate() {
@@ -95,7 +95,7 @@ impl<'t> SourceLines<'t> {
             }
             out.push_str(line);
         }
-        out
+        Cow::Owned(out)
     }
 }
 

@@ -556,12 +556,13 @@ fn edge_to_each(edges: &mut CallEdges, caller: NodeId, candidates: &[NodeId], li
 }
 
 /// Writes the Calls edges of one file's resolved calls with their lines (external targets
-/// become external nodes), and counts and reports what stayed unresolved.
+/// become external nodes), and counts and reports what stayed unresolved, against the
+/// file at `path`.
 pub(crate) fn write_calls(
     run: &mut Run,
     w: &mut ProductWriter,
     nodes: &mut CodeNodes,
-    file: &CodeFile,
+    path: &str,
     module: Option<NodeId>,
     calls: &[ResolvedCall],
 ) -> Result<(), IndexError> {
@@ -633,7 +634,7 @@ pub(crate) fn write_calls(
         run.stat("calls.unresolved", unresolved);
         let (line, reason) = first_unresolved.unwrap_or((0, "target not found".into()));
         run.warn(
-            &file.path,
+            path,
             Some(line as u32),
             format!("{unresolved} call(s) not resolved, first: {reason}"),
         );

@@ -105,7 +105,7 @@ fn build(g: &Graph) -> Built {
                             .attr("path", format!("/e{e}")),
                     )
                     .expect("endpoint");
-                w.add_anchor(id, &format!("ep:{e}")).expect("anchor");
+                w.add_anchor(id, format!("ep:{e}")).expect("anchor");
                 eps.insert(e, id);
             }
             for t in 0..g.tables {
@@ -130,7 +130,7 @@ fn build(g: &Graph) -> Built {
             }
         }
         for (&m, &id) in &local {
-            w.add_anchor(id, &format!("m:{m}")).expect("anchor");
+            w.add_anchor(id, format!("m:{m}")).expect("anchor");
         }
         for &(a, b, implements) in &g.overrides {
             if let (Some(&x), Some(&y)) = (local.get(&a), local.get(&b)) {
@@ -177,7 +177,7 @@ fn build(g: &Graph) -> Built {
             }
         }
         for (&t, &id) in &tables {
-            w.add_anchor(id, &format!("t:{t}")).expect("anchor");
+            w.add_anchor(id, format!("t:{t}")).expect("anchor");
         }
         w.commit().expect("commit");
         for (m, id) in local {

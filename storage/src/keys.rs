@@ -122,28 +122,70 @@ pub fn product(name: &str) -> String {
 
 /// A Java type, by fully-qualified name.
 pub fn java_type(fqn: &str) -> String {
-    format!("type:{fqn}")
+    spelled(&["type:", fqn])
 }
 
 /// A Java type, by simple name (for mentions that do not say the package).
 pub fn java_type_simple(name: &str) -> String {
-    format!("type-name:{name}")
+    spelled(&["type-name:", name])
 }
 
 /// A Java method, by `Type.method` fully-qualified name (any overload).
 pub fn java_method(fqn: &str) -> String {
-    format!("method:{fqn}")
+    spelled(&["method:", fqn])
+}
+
+/// [`java_method`] of method `method` of the type `type_fqn`, without spelling
+/// `Type.method` first.
+pub fn java_method_of(type_fqn: &str, method: &str) -> String {
+    spelled(&["method:", type_fqn, ".", method])
 }
 
 /// A Java method by its type's simple name and its name (`OrderService.placeOrder`), for
 /// mentions that do not say the package.
 pub fn java_method_simple(type_and_method: &str) -> String {
-    format!("method-name:{type_and_method}")
+    spelled(&["method-name:", type_and_method])
+}
+
+/// [`java_method_simple`] of method `method` of the type named `type_name`.
+pub fn java_method_simple_of(type_name: &str, method: &str) -> String {
+    spelled(&["method-name:", type_name, ".", method])
+}
+
+/// The parts one after another, in one allocation of the right size: every type and
+/// method of a product is spelled as a key on each run, and `format!` costs several
+/// times a copy.
+fn spelled(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        out.push_str(p);
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_method_key_of_its_parts_is_its_key_of_the_joined_name() {
+        assert_eq!(
+            java_method_of("a.b.Orders", "place"),
+            java_method("a.b.Orders.place")
+        );
+        assert_eq!(java_method_of("a.b.Orders", "place"), "method:a.b.Orders.place");
+        assert_eq!(
+            java_method_simple_of("Orders", "place"),
+            java_method_simple("Orders.place")
+        );
+        assert_eq!(
+            java_method_simple_of("Orders", "place"),
+            "method-name:Orders.place"
+        );
+        assert_eq!(java_type("a.B"), "type:a.B");
+        assert_eq!(java_type_simple("B"), "type-name:B");
+        assert_eq!(java_method_of("", ""), "method:.");
+    }
 
     #[test]
     fn both_sides_spell_the_same_route() {

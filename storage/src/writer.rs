@@ -310,8 +310,9 @@ impl ProductWriter {
     }
 
     /// Declares that `node` answers to `key` (an endpoint to its service, verb and route).
-    pub fn add_anchor(&mut self, node: NodeId, key: &str) -> Result<()> {
-        self.add_decl(node, LinkDecl::Anchor { key: key.to_string() })
+    /// A key spelled for this call is taken as it is, not copied.
+    pub fn add_anchor(&mut self, node: NodeId, key: impl Into<String>) -> Result<()> {
+        self.add_decl(node, LinkDecl::Anchor { key: key.into() })
     }
 
     /// Declares that `from` wants a `kind` edge to whatever node of any product answers to

@@ -42,7 +42,7 @@ fn index(store: &Store, product: &str, n: usize, round: usize) -> Vec<NodeId> {
         )
         .expect("edge");
     }
-    w.add_anchor(ids[0], &format!("{product}.entry")).expect("anchor");
+    w.add_anchor(ids[0], format!("{product}.entry")).expect("anchor");
     w.commit().expect("commit");
     ids
 }
@@ -127,7 +127,7 @@ fn names_links_and_edges_spilled_past_the_staging_budget_are_ingested_at_the_bot
         // Anchors declared after every node, out of id order; one declared twice.
         for i in 0..n {
             let (_, id) = &written[shuffled(i)];
-            w.add_anchor(*id, &format!("gamma.anchor.{}", shuffled(i)))
+            w.add_anchor(*id, format!("gamma.anchor.{}", shuffled(i)))
                 .expect("anchor");
         }
         w.add_anchor(written[0].1, "gamma.anchor.0")

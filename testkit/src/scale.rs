@@ -180,7 +180,7 @@ pub fn load_company(store: &Store, spec: &CompanySpec) -> Result<LoadReport> {
             )?;
             let handler = method_ids[rng.random_range(0..n) as usize];
             w.add_edge(ep, EdgeKind::Serves, handler)?;
-            w.add_anchor(ep, &format!("http:{name}-service:GET:{route}"))?;
+            w.add_anchor(ep, format!("http:{name}-service:GET:{route}"))?;
             nodes += 1;
             edges += 1;
         }
@@ -228,7 +228,7 @@ pub fn load_company(store: &Store, spec: &CompanySpec) -> Result<LoadReport> {
             let topic = w.add_node(
                 NewNode::new(NodeKind::Topic, format!("{name}.events{t}")).attr("broker", "kafka"),
             )?;
-            w.add_anchor(topic, &format!("topic:kafka:{name}.events{t}"))?;
+            w.add_anchor(topic, format!("topic:kafka:{name}.events{t}"))?;
             let producer = method_ids[rng.random_range(0..n) as usize];
             w.add_edge(producer, EdgeKind::Produces, topic)?;
             // A consumer elsewhere asks for a topic of another product.

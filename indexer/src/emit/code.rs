@@ -17,7 +17,7 @@ use semgraph_storage::{
 
 use super::Run;
 use crate::error::IndexError;
-use crate::facts::{self, CodeFile, TypeKind};
+use crate::facts::{self, CodeFile, MethodDecl, TypeKind};
 use crate::resolve::{MethodKey, ResolvedCall, SymbolTable, Target};
 use crate::walk::SourceFile;
 
@@ -303,9 +303,9 @@ pub(crate) fn write_file(
         }
         let id = run.add(w, node)?;
         w.set_content(id, ContentKind::Source, &lines.span(t.line_start, t.line_end))?;
-        w.add_anchor(id, &keys::java_type(&t.fqn))?;
+        w.add_anchor(id, keys::java_type(&t.fqn))?;
         if !t.anonymous {
-            w.add_anchor(id, &keys::java_type_simple(&t.name))?;
+            w.add_anchor(id, keys::java_type_simple(&t.name))?;
         }
         match t.outer.as_ref().and_then(|o| nodes.types.own(o, module)) {
             Some(outer) => w.add_edge(outer, EdgeKind::Contains, id)?,
@@ -326,7 +326,7 @@ pub(crate) fn write_file(
                 flags |= NodeFlags::STATIC;
             }
             let mut node = NewNode::new(NodeKind::Field, &field.name)
-                .fqn(format!("{}.{}", t.fqn, field.name))
+                .fqn(member_fqn(&t.fqn, &field.name))
                 .at(&f.rel, field.line as u32, field.line as u32)
                 .flags(flags)
                 .attr("type", &field.ty);
@@ -350,10 +350,9 @@ pub(crate) fn write_file(
             if !m.has_body && !m.implicit {
                 flags |= NodeFlags::ABSTRACT;
             }
-            let params: Vec<String> = m.params.iter().map(|p| facts::simple_name(&p.ty)).collect();
-            let signature = format!("{}({})", m.name, params.join(", "));
+            let signature = signature(m);
             let mut node = NewNode::new(NodeKind::Method, &m.name)
-                .fqn(format!("{}.{}", t.fqn, m.name))
+                .fqn(member_fqn(&t.fqn, &m.name))
                 .at(&f.rel, m.line_start as u32, m.line_end as u32)
                 .flags(flags)
                 .attr("signature", &signature);
@@ -374,16 +373,41 @@ pub(crate) fn write_file(
             // Overloads share their names: only the first answers to them, so a mention
             // of `Type.method` finds one method rather than none.
             if anchored.insert(m.name.as_str()) {
-                w.add_anchor(mid, &keys::java_method(&format!("{}.{}", t.fqn, m.name)))?;
+                w.add_anchor(mid, keys::java_method_of(&t.fqn, &m.name))?;
                 if !t.anonymous {
-                    w.add_anchor(mid, &keys::java_method_simple(&format!("{}.{}", t.name, m.name)))?;
+                    w.add_anchor(mid, keys::java_method_simple_of(&t.name, &m.name))?;
                 }
             }
             nodes.methods.insert(&MethodKey::of(t, m), mid, module);
         }
     }
-    run.stat(&format!("{}.files", file.language.as_str()), 1);
+    run.stat(file.language.files_counter(), 1);
     Ok(())
+}
+
+/// `Type.member`: the fqn of a field or method of the type `type_fqn`.
+fn member_fqn(type_fqn: &str, member: &str) -> String {
+    let mut fqn = String::with_capacity(type_fqn.len() + 1 + member.len());
+    fqn.push_str(type_fqn);
+    fqn.push('.');
+    fqn.push_str(member);
+    fqn
+}
+
+/// A method's `signature` attribute: `name(A, B)`, each parameter's type by its erased
+/// simple name (`place(Order, List)`), built in one string.
+fn signature(m: &MethodDecl) -> String {
+    let mut out = String::with_capacity(m.name.len() + 2 + 16 * m.params.len());
+    out.push_str(&m.name);
+    out.push('(');
+    for (i, p) in m.params.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&facts::simple_name(&p.ty));
+    }
+    out.push(')');
+    out
 }
 
 fn external_type(
@@ -569,10 +593,22 @@ pub(crate) fn write_calls(
     // Per caller and callee: the lines, and for a call that may reach several overloads
     // the number of candidates (a certain call of the same pair wins).
     let mut edges: CallEdges = BTreeMap::new();
-    let mut unresolved = 0u64;
+    // Counted here and added to the run's counters once per file.
+    let (mut resolved, mut external, mut unresolved) = (0u64, 0u64, 0u64);
     let mut first_unresolved: Option<(usize, String)> = None;
+    // A file's calls come method by method: the caller's node is looked up once per run of
+    // calls it makes, not once per call.
+    let mut last_caller: Option<(&MethodKey, Option<NodeId>)> = None;
     for call in calls {
-        let Some(caller) = nodes.methods.own(&call.caller, module) else {
+        let caller = match last_caller {
+            Some((key, id)) if *key == call.caller => id,
+            _ => {
+                let id = nodes.methods.own(&call.caller, module);
+                last_caller = Some((&call.caller, id));
+                id
+            }
+        };
+        let Some(caller) = caller else {
             continue;
         };
         let target = match &call.target {
@@ -591,7 +627,7 @@ pub(crate) fn write_calls(
                 }
             },
             Target::External { type_fqn, method } => {
-                run.stat("calls.external", 1);
+                external += 1;
                 Some(external_method(run, w, nodes, type_fqn, method)?)
             }
             Target::Unresolved { reason } => {
@@ -617,7 +653,7 @@ pub(crate) fn write_calls(
         };
         if let Some(t) = target {
             if matches!(call.target, Target::Internal(_)) {
-                run.stat("calls.resolved", 1);
+                resolved += 1;
             }
             let e = edges.entry((caller, t)).or_default();
             e.0.push(call.line as u32);
@@ -629,6 +665,12 @@ pub(crate) fn write_calls(
         lines.dedup();
         let via = candidates.map(|n| format!("{AMBIGUOUS_VIA}{n}"));
         w.add_edge_with(from, EdgeKind::Calls, to, &EdgeAttrs { lines, via })?;
+    }
+    if resolved > 0 {
+        run.stat("calls.resolved", resolved);
+    }
+    if external > 0 {
+        run.stat("calls.external", external);
     }
     if unresolved > 0 {
         run.stat("calls.unresolved", unresolved);
@@ -711,6 +753,39 @@ mod annotation_names_tests {
             annotation_names(&[named("Transactional"), named("org.x.Cached")]),
             "@Transactional @org.x.Cached"
         );
+    }
+}
+
+#[cfg(test)]
+mod signature_tests {
+    use super::{member_fqn, signature};
+    use crate::facts::{MethodDecl, Param};
+
+    #[test]
+    fn a_signature_names_each_parameter_type_erased_and_simple() {
+        let method = |name: &str, types: &[&str]| MethodDecl {
+            name: name.to_string(),
+            params: types
+                .iter()
+                .map(|ty| Param {
+                    name: "p".into(),
+                    ty: ty.to_string(),
+                    annotations: Default::default(),
+                    has_default: false,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(signature(&method("run", &[])), "run()");
+        assert_eq!(signature(&method("<init>", &["int"])), "<init>(int)");
+        assert_eq!(
+            signature(&method(
+                "place",
+                &["com.acme.Order", "Map<String, List<Line>>", "String..."]
+            )),
+            "place(Order, Map, String[])"
+        );
+        assert_eq!(member_fqn("a.b.Orders", "place"), "a.b.Orders.place");
     }
 }
 

@@ -174,7 +174,7 @@ pub(crate) fn write(
                     };
                     w.add_edge_with(id, EdgeKind::Serves, before, &attrs)?;
                 }
-                w.add_anchor(id, &keys::http_route(&e.verb, &e.path))?;
+                w.add_anchor(id, keys::http_route(&e.verb, &e.path))?;
                 if let Some((service_node, service_name)) = service {
                     w.add_edge(service_node, EdgeKind::Contains, id)?;
                     anchor_endpoint(
@@ -374,12 +374,12 @@ fn gateway(
         g.verbs.iter().map(String::as_str).collect()
     };
     for v in &endpoint_verbs {
-        w.add_anchor(id, &keys::http_route(v, &g.path))?;
+        w.add_anchor(id, keys::http_route(v, &g.path))?;
     }
     if let Some((service_node, service_name)) = &service {
         w.add_edge(*service_node, EdgeKind::Contains, id)?;
         for v in &endpoint_verbs {
-            w.add_anchor(id, &keys::http_endpoint(service_name, v, &g.path))?;
+            w.add_anchor(id, keys::http_endpoint(service_name, v, &g.path))?;
         }
     }
     run.stat("endpoints", 1);
@@ -468,19 +468,19 @@ fn anchor_endpoint(
     );
     let prefixes = keys::route_prefixes(path);
     for name in names {
-        w.add_anchor(id, &keys::http_endpoint(name, verb, path))?;
-        w.add_anchor(id, &keys::http_endpoint(name, ANY_VERB, path))?;
+        w.add_anchor(id, keys::http_endpoint(name, verb, path))?;
+        w.add_anchor(id, keys::http_endpoint(name, ANY_VERB, path))?;
         for prefix in &prefixes {
-            w.add_anchor(id, &keys::http_prefix(name, verb, prefix))?;
-            w.add_anchor(id, &keys::http_prefix(name, ANY_VERB, prefix))?;
+            w.add_anchor(id, keys::http_prefix(name, verb, prefix))?;
+            w.add_anchor(id, keys::http_prefix(name, ANY_VERB, prefix))?;
         }
     }
     for &port in ports {
-        w.add_anchor(id, &keys::http_port(port, verb, path))?;
-        w.add_anchor(id, &keys::http_port(port, ANY_VERB, path))?;
+        w.add_anchor(id, keys::http_port(port, verb, path))?;
+        w.add_anchor(id, keys::http_port(port, ANY_VERB, path))?;
         for prefix in &prefixes {
-            w.add_anchor(id, &keys::http_port_prefix(port, verb, prefix))?;
-            w.add_anchor(id, &keys::http_port_prefix(port, ANY_VERB, prefix))?;
+            w.add_anchor(id, keys::http_port_prefix(port, verb, prefix))?;
+            w.add_anchor(id, keys::http_port_prefix(port, ANY_VERB, prefix))?;
         }
     }
     Ok(())

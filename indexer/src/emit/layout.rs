@@ -20,7 +20,7 @@ pub(crate) fn write_product(
         w,
         NewNode::new(NodeKind::Product, name).fqn(name).attr("area", area),
     )?;
-    w.add_anchor(id, &keys::product(name))?;
+    w.add_anchor(id, keys::product(name))?;
     Ok(id)
 }
 
@@ -87,7 +87,7 @@ pub(crate) fn write_service(
     let id = run.add(w, node)?;
     w.add_edge(repo, EdgeKind::Contains, id)?;
     for &port in s.ports {
-        w.add_anchor(id, &keys::service_port(port))?;
+        w.add_anchor(id, keys::service_port(port))?;
     }
     run.services.push(s.name.to_string());
     Ok(id)

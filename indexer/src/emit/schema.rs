@@ -131,7 +131,7 @@ pub(crate) fn write_schema(
         }
         let id = run.add(w, node)?;
         w.set_content(id, ContentKind::Sql, &table.ddl)?;
-        w.add_anchor(id, &keys::table(&table.name))?;
+        w.add_anchor(id, keys::table(&table.name))?;
         if let Some(&file_node) = file.and_then(|f| file_nodes.get(f)) {
             w.add_edge(file_node, EdgeKind::Contains, id)?;
         }
@@ -236,7 +236,7 @@ pub(crate) fn write_schema(
         }
         let id = run.add(w, node)?;
         w.set_content(id, ContentKind::Sql, &view.body)?;
-        w.add_anchor(id, &keys::table(&view.name))?;
+        w.add_anchor(id, keys::table(&view.name))?;
         contain(w, place, id)?;
         for read in &view.reads {
             reference(w, &tables, id, read, EdgeKind::Reads, None, view.line)?;

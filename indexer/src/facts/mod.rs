@@ -27,11 +27,11 @@ pub(crate) enum Language {
 }
 
 impl Language {
-    /// The name counters and file kinds use.
-    pub(crate) fn as_str(self) -> &'static str {
+    /// The run's counter of files in this language.
+    pub(crate) fn files_counter(self) -> &'static str {
         match self {
-            Language::Java => "java",
-            Language::Kotlin => "kotlin",
+            Language::Java => "java.files",
+            Language::Kotlin => "kotlin.files",
         }
     }
 }

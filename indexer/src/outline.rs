@@ -107,20 +107,19 @@ fn code_outline(file: facts::CodeFile) -> Vec<Declaration> {
         for f in &t.fields {
             out.push(decl(
                 "field",
-                format!("{}.{}", t.fqn, f.name),
+                facts::member_fqn(&t.fqn, &f.name),
                 &f.name,
                 (f.line as u32, f.line as u32),
             ));
         }
         for m in t.methods.iter().filter(|m| !m.implicit) {
-            let params: Vec<String> = m.params.iter().map(|p| facts::simple_name(&p.ty)).collect();
             let mut d = decl(
                 "method",
-                format!("{}.{}", t.fqn, m.name),
+                facts::member_fqn(&t.fqn, &m.name),
                 &m.name,
                 (m.line_start as u32, m.line_end as u32),
             );
-            d.signature = Some(format!("{}({})", m.name, params.join(", ")));
+            d.signature = Some(m.signature());
             let mut r = routes.remove(&MethodKey::of(t, m)).unwrap_or_default();
             r.sort();
             r.dedup();

@@ -143,11 +143,6 @@ pub fn java_method_of(type_fqn: &str, method: &str) -> String {
 
 /// A Java method by its type's simple name and its name (`OrderService.placeOrder`), for
 /// mentions that do not say the package.
-pub fn java_method_simple(type_and_method: &str) -> String {
-    spelled(&["method-name:", type_and_method])
-}
-
-/// [`java_method_simple`] of method `method` of the type named `type_name`.
 pub fn java_method_simple_of(type_name: &str, method: &str) -> String {
     spelled(&["method-name:", type_name, ".", method])
 }
@@ -174,10 +169,6 @@ mod tests {
             java_method("a.b.Orders.place")
         );
         assert_eq!(java_method_of("a.b.Orders", "place"), "method:a.b.Orders.place");
-        assert_eq!(
-            java_method_simple_of("Orders", "place"),
-            java_method_simple("Orders.place")
-        );
         assert_eq!(
             java_method_simple_of("Orders", "place"),
             "method-name:Orders.place"

@@ -17,7 +17,7 @@ use semgraph_storage::{
 
 use super::Run;
 use crate::error::IndexError;
-use crate::facts::{self, CodeFile, MethodDecl, TypeKind};
+use crate::facts::{self, CodeFile, TypeKind};
 use crate::resolve::{MethodKey, ResolvedCall, SymbolTable, Target};
 use crate::walk::SourceFile;
 
@@ -326,7 +326,7 @@ pub(crate) fn write_file(
                 flags |= NodeFlags::STATIC;
             }
             let mut node = NewNode::new(NodeKind::Field, &field.name)
-                .fqn(member_fqn(&t.fqn, &field.name))
+                .fqn(facts::member_fqn(&t.fqn, &field.name))
                 .at(&f.rel, field.line as u32, field.line as u32)
                 .flags(flags)
                 .attr("type", &field.ty);
@@ -350,9 +350,9 @@ pub(crate) fn write_file(
             if !m.has_body && !m.implicit {
                 flags |= NodeFlags::ABSTRACT;
             }
-            let signature = signature(m);
+            let signature = m.signature();
             let mut node = NewNode::new(NodeKind::Method, &m.name)
-                .fqn(member_fqn(&t.fqn, &m.name))
+                .fqn(facts::member_fqn(&t.fqn, &m.name))
                 .at(&f.rel, m.line_start as u32, m.line_end as u32)
                 .flags(flags)
                 .attr("signature", &signature);
@@ -383,31 +383,6 @@ pub(crate) fn write_file(
     }
     run.stat(file.language.files_counter(), 1);
     Ok(())
-}
-
-/// `Type.member`: the fqn of a field or method of the type `type_fqn`.
-fn member_fqn(type_fqn: &str, member: &str) -> String {
-    let mut fqn = String::with_capacity(type_fqn.len() + 1 + member.len());
-    fqn.push_str(type_fqn);
-    fqn.push('.');
-    fqn.push_str(member);
-    fqn
-}
-
-/// A method's `signature` attribute: `name(A, B)`, each parameter's type by its erased
-/// simple name (`place(Order, List)`), built in one string.
-fn signature(m: &MethodDecl) -> String {
-    let mut out = String::with_capacity(m.name.len() + 2 + 16 * m.params.len());
-    out.push_str(&m.name);
-    out.push('(');
-    for (i, p) in m.params.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(&facts::simple_name(&p.ty));
-    }
-    out.push(')');
-    out
 }
 
 fn external_type(
@@ -753,39 +728,6 @@ mod annotation_names_tests {
             annotation_names(&[named("Transactional"), named("org.x.Cached")]),
             "@Transactional @org.x.Cached"
         );
-    }
-}
-
-#[cfg(test)]
-mod signature_tests {
-    use super::{member_fqn, signature};
-    use crate::facts::{MethodDecl, Param};
-
-    #[test]
-    fn a_signature_names_each_parameter_type_erased_and_simple() {
-        let method = |name: &str, types: &[&str]| MethodDecl {
-            name: name.to_string(),
-            params: types
-                .iter()
-                .map(|ty| Param {
-                    name: "p".into(),
-                    ty: ty.to_string(),
-                    annotations: Default::default(),
-                    has_default: false,
-                })
-                .collect(),
-            ..Default::default()
-        };
-        assert_eq!(signature(&method("run", &[])), "run()");
-        assert_eq!(signature(&method("<init>", &["int"])), "<init>(int)");
-        assert_eq!(
-            signature(&method(
-                "place",
-                &["com.acme.Order", "Map<String, List<Line>>", "String..."]
-            )),
-            "place(Order, Map, String[])"
-        );
-        assert_eq!(member_fqn("a.b.Orders", "place"), "a.b.Orders.place");
     }
 }
 

@@ -30,7 +30,7 @@ fn mention_keys(candidate: &MentionCandidate, products: &[String]) -> Vec<String
                 let owner = parts.next().unwrap_or("");
                 vec![
                     keys::java_method(name),
-                    keys::java_method_simple(&format!("{owner}.{method}")),
+                    keys::java_method_simple_of(owner, method),
                 ]
             }
         }
@@ -59,7 +59,7 @@ fn mention_keys(candidate: &MentionCandidate, products: &[String]) -> Vec<String
                 let owner = parts.next().unwrap_or("");
                 vec![
                     keys::java_method(value),
-                    keys::java_method_simple(&format!("{owner}.{method}")),
+                    keys::java_method_simple_of(owner, method),
                 ]
             }
             "table" | "view" => vec![keys::table(value)],

@@ -400,6 +400,23 @@ pub(crate) enum Expr {
 }
 
 impl MethodDecl {
+    /// The method's `signature` as the graph spells it: `name(A, B)`, each parameter's
+    /// type by its erased simple name (`place(Order, List)`). Emit writes it on the method's
+    /// node and the outline of a changed file compares it, so both read it from here.
+    pub(crate) fn signature(&self) -> String {
+        let mut out = String::with_capacity(self.name.len() + 2 + 16 * self.params.len());
+        out.push_str(&self.name);
+        out.push('(');
+        for (i, p) in self.params.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&simple_name(&p.ty));
+        }
+        out.push(')');
+        out
+    }
+
     /// The innermost local (or lambda parameter) `name` visible at `byte`.
     pub(crate) fn find_local(&self, name: &str, byte: usize) -> Option<&Local> {
         self.locals
@@ -425,6 +442,16 @@ impl MethodDecl {
         }
         self.params.iter().find(|p| p.name == name)
     }
+}
+
+/// `Type.member`: the fqn of a field or method of the type `type_fqn`, as the graph and the
+/// outline of a changed file both spell it.
+pub(crate) fn member_fqn(type_fqn: &str, member: &str) -> String {
+    let mut fqn = String::with_capacity(type_fqn.len() + 1 + member.len());
+    fqn.push_str(type_fqn);
+    fqn.push('.');
+    fqn.push_str(member);
+    fqn
 }
 
 /// The top-level type arguments of a written type: `Map<K, List<V>>` → `K`, `List<V>`.
@@ -471,6 +498,34 @@ mod tests {
             "MethodDecl is {} bytes",
             std::mem::size_of::<MethodDecl>()
         );
+    }
+
+    #[test]
+    fn a_signature_names_each_parameter_type_erased_and_simple() {
+        let method = |name: &str, types: &[&str]| MethodDecl {
+            name: name.to_string(),
+            params: types
+                .iter()
+                .map(|ty| Param {
+                    name: "p".into(),
+                    ty: ty.to_string(),
+                    annotations: Default::default(),
+                    has_default: false,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(method("run", &[]).signature(), "run()");
+        assert_eq!(method("<init>", &["int"]).signature(), "<init>(int)");
+        assert_eq!(
+            method(
+                "place",
+                &["com.acme.Order", "Map<String, List<Line>>", "String..."]
+            )
+            .signature(),
+            "place(Order, Map, String[])"
+        );
+        assert_eq!(member_fqn("a.b.Orders", "place"), "a.b.Orders.place");
     }
 
     #[test]

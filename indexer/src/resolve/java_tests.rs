@@ -583,6 +583,29 @@ public class OrderController<T extends Comparable<T>> extends Base implements Ap
     assert_eq!(pair.fields.len(), 2);
 }
 
+/// Identifiers are lexed one character at a time against Java's identifier sets: ASCII
+/// letters, digits, `_` and `$` by the grammar's fast path, everything else by its search of
+/// the Unicode ranges. Names mixing both, and characters at the edges of the ASCII ranges,
+/// must come out whole.
+#[test]
+fn identifiers_in_ascii_and_beyond_are_lexed_whole() {
+    let src = "package a.ü;\nclass Größe$_9 {\n  int café = 1;\n  String 名前;\n  double πr2Zz;\n  void $_aZ09() { café.ändern(名前); Größe$_9.λ(); }\n}\n";
+    let f = parse_java_file("Größe$_9.java", src);
+    assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+    assert_eq!(f.package, "a.ü");
+    let t = &f.types[0];
+    assert_eq!(t.fqn, "a.ü.Größe$_9");
+    let fields: Vec<&str> = t.fields.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(fields, vec!["café", "名前", "πr2Zz"]);
+    let m = t
+        .methods
+        .iter()
+        .find(|m| m.name == "$_aZ09")
+        .expect("the method named in ASCII edges");
+    let calls: Vec<&str> = m.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(calls, vec!["ändern", "λ"]);
+}
+
 #[test]
 fn syntax_errors_keep_the_facts_that_parsed() {
     let src = "package a;\nclass A {\n  void ok() { b.c(); }\n  void broken( { \n}\nclass B { void f() { g(); } }\n";

@@ -327,14 +327,20 @@ pub(crate) struct CallSite {
 
 /// `List<Map<K, V>>[]` → `List[]`; `a.b.C<T>` → `a.b.C`; varargs `...` → `[]`.
 pub(crate) fn erase(ty: &str) -> String {
+    erased(ty).into_owned()
+}
+
+/// [`erase`], borrowing `ty` when there is nothing to take out: for a caller that only
+/// reads the erased name.
+pub(crate) fn erased(ty: &str) -> std::borrow::Cow<'_, str> {
     // Most types are written plain (`String`, `java.util.List`, `int[]`): nothing to take out.
     let plain = ty
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'[' | b']'));
     if plain && !ty.ends_with("...") {
-        return ty.to_string();
+        return std::borrow::Cow::Borrowed(ty);
     }
-    erase_written(ty)
+    std::borrow::Cow::Owned(erase_written(ty))
 }
 
 /// [`erase`] of any type as written, character by character.

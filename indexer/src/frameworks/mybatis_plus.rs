@@ -401,7 +401,7 @@ impl Recogniser for MyBatisPlus {
 
     fn calls(&self, product: &Product<'_>, file: &CodeFile, calls: &[ResolvedCall], out: &mut Findings) {
         let mappers = &product.knowledge.mappers;
-        let mut seen: HashSet<(crate::resolve::MethodKey, usize)> = HashSet::new();
+        let mut seen: HashSet<(&crate::resolve::MethodKey, usize)> = HashSet::new();
         // Inherited methods on a receiver typed as a mapper or service of the product (or
         // implicit `this` in one).
         for call in calls {
@@ -423,7 +423,7 @@ impl Recogniser for MyBatisPlus {
             if in_mock_setup(m, site) {
                 continue;
             }
-            seen.insert((call.caller.clone(), call.site));
+            seen.insert((&call.caller, call.site));
             let entity = mappers.entity(receiver);
             touch(product, file, t, m, site, entity, access, out);
         }
@@ -431,9 +431,10 @@ impl Recogniser for MyBatisPlus {
         for t in &file.types {
             let own_entity = mappers.entity(&t.fqn);
             for m in &t.methods {
-                let key = crate::resolve::MethodKey::of(t, m);
+                // Spelled only where a call was already found above: in most files none was.
+                let key = (!seen.is_empty()).then(|| crate::resolve::MethodKey::of(t, m));
                 for (index, site) in m.calls.iter().enumerate() {
-                    if seen.contains(&(key.clone(), index)) {
+                    if key.as_ref().is_some_and(|key| seen.contains(&(key, index))) {
                         continue;
                     }
                     if let Some((entity, access)) =

@@ -46,10 +46,11 @@ const BASE_URL_METHODS: &[&str] = &["baseUrl", "rootUri", "create"];
 
 /// Which client a receiver is, from its declared type (or the type it is a builder of).
 fn client_kind(ty: &str) -> Option<&'static str> {
-    let erased = facts::erase(ty);
-    let parts: Vec<&str> = erased.rsplit('.').collect();
-    let simple = parts.first().copied().unwrap_or("");
-    let owner = parts.get(1).copied().unwrap_or("");
+    // Asked about the declared type of every named receiver: nothing allocated for a plain one.
+    let erased = facts::erased(ty);
+    let mut parts = erased.rsplit('.');
+    let simple = parts.next().unwrap_or("");
+    let owner = parts.next().unwrap_or("");
     let name = if simple == "Builder" { owner } else { simple };
     Some(match name {
         "RestTemplate" | "RestOperations" => "rest-template",

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use roaring::RoaringBitmap;
 use semgraph_storage::{
     Adjacency, Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind, ProductId, ProductInfo, Snapshot,
+    WARM_AHEAD,
 };
 
 use crate::access::Caller;
@@ -333,11 +334,22 @@ pub(crate) enum Via {
 /// For each reached node: the node below it that it reaches and how.
 pub(crate) type Parents = rustc_hash::FxHashMap<u32, (u32, Via)>;
 
+fn warm(adj: &Adjacency, frontier: &[u32], from: usize) {
+    adj.warm(frontier, from, Direction::In, true);
+    adj.warm(frontier, from, Direction::Out, false);
+}
+
 /// The callers of `frontier` one hop up, each with the frontier node it reaches and how.
 fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32, u32, Via)) {
     // Most methods override nothing and serve nothing: only those that do are looked up
-    // for it.
-    for &m in frontier {
+    // for it. Each next stretch of the frontier is warmed while this one is visited: its
+    // callers' lists and its kind bits both ways (overrides and implementations go out,
+    // calls and serving come in).
+    warm(adj, frontier, 0);
+    for (at, &m) in frontier.iter().enumerate() {
+        if at % WARM_AHEAD == 0 {
+            warm(adj, frontier, at + WARM_AHEAD);
+        }
         let id = NodeId(m);
         for c in adj.neighbors(id, Direction::In, EdgeKind::Calls) {
             visit(c.0, m, Via::Call);

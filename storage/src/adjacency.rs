@@ -30,9 +30,17 @@ const PAGE_SHIFT: u32 = 12;
 pub(crate) const PAGE: usize = 1 << PAGE_SHIFT;
 /// A node's list of at most this many entries is scanned for a kind, not searched.
 const SHORT_LIST: usize = 16;
+/// Nodes a traversal warms ([`Adjacency::warm`]) ahead of those it is visiting.
+pub const WARM_AHEAD: usize = 32;
 
 fn pack(kind: EdgeKind, target: u32) -> u32 {
     (u32::from(kind.code()) << KIND_SHIFT) | (target & ID_MASK)
+}
+
+/// The [`WARM_AHEAD`] nodes of `nodes` from `from` on (fewer at its end).
+fn stretch(nodes: &[u32], from: usize) -> &[u32] {
+    let from = from.min(nodes.len());
+    &nodes[from..(from + WARM_AHEAD).min(nodes.len())]
 }
 
 /// One edge: source, kind, target.
@@ -149,6 +157,25 @@ impl Csr {
         let start = all.partition_point(|&e| e >> KIND_SHIFT < code);
         let end = start + all[start..].partition_point(|&e| e >> KIND_SHIFT == code);
         &all[start..end]
+    }
+
+    /// Reads what a lookup of each of `nodes` reads first — its kind bits and, with
+    /// `lists`, its list's bounds and first entry — and returns a value made of it all.
+    /// The reads of one node do not wait on another's, so a frontier's cache misses are in
+    /// flight together; a lookup right after finds them in the cache.
+    fn touch(&self, nodes: &[u32], lists: bool) -> u32 {
+        let mut sum = 0u32;
+        for &n in nodes {
+            let Some((page, i)) = self.page_of(n) else {
+                continue;
+            };
+            sum = sum.wrapping_add(u32::from(page.kinds.get(i).copied().unwrap_or(0)));
+            if lists {
+                let start = page.offsets.get(i).copied().unwrap_or(0);
+                sum = sum.wrapping_add(page.entries.get(start as usize).copied().unwrap_or(0));
+            }
+        }
+        sum
     }
 
     fn heap_bytes(&self) -> usize {
@@ -489,6 +516,15 @@ impl Adjacency {
         self.csr(dir).has_kind(node.0, kind)
     }
 
+    /// Brings into the CPU's cache what a traversal about to visit the [`WARM_AHEAD`] nodes
+    /// of `frontier` from `from` on reads first of each in `dir`: whether it has edges of a
+    /// kind and, with `lists`, where its list starts. A traversal that looks its nodes up
+    /// one at a time waits out each one's cache misses in turn (most of a walk up the call
+    /// graph of millions of edges); warmed a stretch ahead, their misses overlap.
+    pub fn warm(&self, frontier: &[u32], from: usize, dir: Direction, lists: bool) {
+        std::hint::black_box(self.csr(dir).touch(stretch(frontier, from), lists));
+    }
+
     /// Every node one `kinds` edge away from `frontier` in `dir`.
     pub fn expand(&self, frontier: &RoaringBitmap, dir: Direction, kinds: &[EdgeKind]) -> RoaringBitmap {
         let csr = self.csr(dir);
@@ -537,7 +573,11 @@ impl Adjacency {
         let mut layers = Vec::with_capacity(depth as usize);
         for _ in 0..depth {
             let mut next = Vec::new();
-            for &node in &frontier {
+            std::hint::black_box(csr.touch(stretch(&frontier, 0), true));
+            for (at, &node) in frontier.iter().enumerate() {
+                if at % WARM_AHEAD == 0 {
+                    std::hint::black_box(csr.touch(stretch(&frontier, at + WARM_AHEAD), true));
+                }
                 for &kind in kinds {
                     for &e in csr.kind_slice(node, kind) {
                         let id = e & ID_MASK;
@@ -652,6 +692,48 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// `reach`, which warms each next stretch of its frontier while it visits one,
+        /// finds every node at its breadth-first depth, over frontiers many stretches long
+        /// and ids across pages; warming any stretch of any list of ids, past the graph's
+        /// slots or past the list's end, reads nothing out of bounds.
+        #[test]
+        fn reach_is_a_plain_breadth_first_search(
+            edges in proptest::collection::vec((0u32..2 * PAGE as u32, 0u32..2 * PAGE as u32), 0..800),
+            seeds in proptest::collection::vec(0u32..2 * PAGE as u32 + 9, 1..120),
+            from in 0usize..200,
+        ) {
+            let mut seeds = seeds;
+            // Many seeds hold edges, so the first frontiers are longer than a stretch.
+            seeds.extend(edges.iter().take(100).map(|e| e.0));
+            let edges: Vec<Edge> = edges.into_iter().map(|(s, d)| (s, EdgeKind::Calls, d)).collect();
+            let g = graph(2 * PAGE, &edges);
+            for dir in [Direction::Out, Direction::In] {
+                g.warm(&seeds, from, dir, true);
+                g.warm(&seeds, from, dir, false);
+            }
+            let start: RoaringBitmap = seeds.iter().copied().filter(|&s| (s as usize) < 2 * PAGE).collect();
+            let got = g.reach(&start, Direction::Out, &[EdgeKind::Calls], 4);
+            let mut seen = start.clone();
+            let mut frontier = start;
+            let mut expected = Vec::new();
+            for _ in 0..4 {
+                let next: RoaringBitmap = edges
+                    .iter()
+                    .filter(|e| frontier.contains(e.0) && !seen.contains(e.2))
+                    .map(|e| e.2)
+                    .collect();
+                if next.is_empty() {
+                    break;
+                }
+                seen |= &next;
+                expected.push(next.clone());
+                frontier = next;
+            }
+            proptest::prop_assert_eq!(got, expected);
         }
     }
 

@@ -573,10 +573,10 @@ impl Adjacency {
         let mut layers = Vec::with_capacity(depth as usize);
         for _ in 0..depth {
             let mut next = Vec::new();
-            std::hint::black_box(csr.touch(stretch(&frontier, 0), true));
+            self.warm(&frontier, 0, dir, true);
             for (at, &node) in frontier.iter().enumerate() {
                 if at % WARM_AHEAD == 0 {
-                    std::hint::black_box(csr.touch(stretch(&frontier, at + WARM_AHEAD), true));
+                    self.warm(&frontier, at + WARM_AHEAD, dir, true);
                 }
                 for &kind in kinds {
                     for &e in csr.kind_slice(node, kind) {

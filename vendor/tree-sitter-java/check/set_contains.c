@@ -1,6 +1,7 @@
 // Checks the vendored `set_contains` (ASCII fast path, src/tree_sitter/parser.h) against
 // upstream's binary search on every code point, for each character set the generated
-// parser asks it about. `.ci/run` compiles and runs it; after a refresh, list the sets
+// parser asks it about. `tests/set_contains.rs` compiles and runs it (so every test run
+// does); after a refresh, list the sets
 // `grep -o 'set_contains([a-z_0-9]*, [0-9]*' src/parser.c | sort -u` names.
 #include "../src/parser.c"
 

@@ -1474,27 +1474,7 @@ fn index_code(
         emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
     }
     run.time("code.product", started.elapsed());
-    // What borrows the skeletons and the symbol table goes first, here; then the skeletons,
-    // the product's lookups and the maps of node ids are freed on a thread of their own.
-    drop(module_products);
-    drop(product);
-    drop(views);
-    drop(decls);
-    drop(copied);
-    free_aside((skeletons, table, product_types, nodes, knowledge, digests));
     Ok(())
-}
-
-/// Drops `value` on a thread of its own. A product's skeletons and lookups are millions of
-/// small allocations: freeing them took a tenth of a second of a one-file re-index, on the
-/// indexing thread, while the end of the run (the merge of the staged files, the commit)
-/// waited for it. When no thread can be started, `value` is dropped here.
-fn free_aside<T: Send + 'static>(value: T) {
-    let freeing = std::thread::Builder::new()
-        .name("semgraph-free".into())
-        .spawn(move || drop(value));
-    // On an error the closure, and `value` with it, was dropped already.
-    drop(freeing);
 }
 
 /// A file's structure for lookups from other files: types, fields, constants, method

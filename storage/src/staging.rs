@@ -284,51 +284,13 @@ impl SortedRun {
     }
 
     /// The entries' indices sorted by key; equal keys stay in arrival order.
-    ///
-    /// Each entry is sorted by the eight bytes of its key past what every key of the run
-    /// shares (a run of `names` is keyed by run first, so all its keys begin alike), and
-    /// only entries whose eight bytes tie are compared whole: most comparisons are one
-    /// integer's, not a read of two keys at random places in the run.
     fn order(&self) -> Vec<u32> {
-        let shared = self.shared_prefix();
-        let mut keyed: Vec<(u64, u32)> = self
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (word_at(self.key(e), shared), i as u32))
-            .collect();
-        keyed.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| {
-                    self.key(&self.entries[a.1 as usize])
-                        .cmp(self.key(&self.entries[b.1 as usize]))
-                })
-                .then(a.1.cmp(&b.1))
+        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
+        order.sort_by(|a, b| {
+            self.key(&self.entries[*a as usize])
+                .cmp(self.key(&self.entries[*b as usize]))
         });
-        keyed.into_iter().map(|(_, i)| i).collect()
-    }
-
-    /// How many leading bytes every key of the run shares.
-    fn shared_prefix(&self) -> usize {
-        let mut entries = self.entries.iter();
-        let Some(first) = entries.next() else {
-            return 0;
-        };
-        let first = self.key(first);
-        let mut shared = first.len();
-        for e in entries {
-            let key = self.key(e);
-            shared = shared.min(key.len());
-            shared = first[..shared]
-                .iter()
-                .zip(key)
-                .position(|(a, b)| a != b)
-                .unwrap_or(shared);
-            if shared == 0 {
-                break;
-            }
-        }
-        shared
+        order
     }
 
     /// Writes the run as SST files, sorted; of equal keys the last put wins and merges
@@ -380,16 +342,6 @@ impl SortedRun {
         self.entries = Vec::new();
         Ok(written)
     }
-}
-
-/// Eight bytes of `key` from `at` as a big-endian integer, zeros past its end: integers
-/// ordered as the keys' bytes from `at` are, but for keys that tie on these eight bytes.
-fn word_at(key: &[u8], at: usize) -> u64 {
-    let mut word = [0u8; 8];
-    let tail = key.get(at..).unwrap_or_default();
-    let n = tail.len().min(8);
-    word[..n].copy_from_slice(&tail[..n]);
-    u64::from_be_bytes(word)
 }
 
 /// SST files written from keys in order: with an id space (a family keyed by node id
@@ -1246,32 +1198,6 @@ mod tests {
             .expect("merged");
         }
         merged
-    }
-
-    proptest! {
-        /// A run's order is its keys' order, equal keys in arrival order, as a plain stable
-        /// sort of whole keys gives it — for keys sharing a long prefix (as a run of names
-        /// does), keys that are prefixes of others and keys ending in zero bytes.
-        #[test]
-        fn order_is_a_stable_sort_by_whole_key(
-            prefix in proptest::collection::vec(prop_oneof![Just(0u8), Just(7u8)], 0..12),
-            tails in proptest::collection::vec(
-                proptest::collection::vec(prop_oneof![Just(0u8), Just(1u8), Just(255u8), any::<u8>()], 0..14),
-                0..200,
-            ),
-        ) {
-            let mut run = SortedRun::new(CF_NAMES);
-            let keys: Vec<Vec<u8>> = tails
-                .iter()
-                .map(|t| prefix.iter().chain(t).copied().collect())
-                .collect();
-            for (i, key) in keys.iter().enumerate() {
-                run.add(key, &(i as u32).to_le_bytes(), Write::Put);
-            }
-            let mut expected: Vec<u32> = (0..keys.len() as u32).collect();
-            expected.sort_by(|a, b| keys[*a as usize].cmp(&keys[*b as usize]));
-            prop_assert_eq!(run.order(), expected);
-        }
     }
 
     proptest! {

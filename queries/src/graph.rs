@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, HashMap};
 use roaring::RoaringBitmap;
 use semgraph_storage::{
     Adjacency, Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind, ProductId, ProductInfo, Snapshot,
-    WARM_AHEAD,
 };
 
 use crate::access::Caller;
@@ -334,22 +333,14 @@ pub(crate) enum Via {
 /// For each reached node: the node below it that it reaches and how.
 pub(crate) type Parents = rustc_hash::FxHashMap<u32, (u32, Via)>;
 
-fn warm(adj: &Adjacency, frontier: &[u32], from: usize) {
-    adj.warm(frontier, from, Direction::In, true);
-    adj.warm(frontier, from, Direction::Out, false);
-}
-
 /// The callers of `frontier` one hop up, each with the frontier node it reaches and how.
 fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32, u32, Via)) {
     // Most methods override nothing and serve nothing: only those that do are looked up
     // for it. Each next stretch of the frontier is warmed while this one is visited: its
     // callers' lists and its kind bits both ways (overrides and implementations go out,
     // calls and serving come in).
-    warm(adj, frontier, 0);
-    for (at, &m) in frontier.iter().enumerate() {
-        if at % WARM_AHEAD == 0 {
-            warm(adj, frontier, at + WARM_AHEAD);
-        }
+    let warm = [(Direction::In, true), (Direction::Out, false)];
+    adj.visit_warmed(frontier, &warm, |m| {
         let id = NodeId(m);
         for c in adj.neighbors(id, Direction::In, EdgeKind::Calls) {
             visit(c.0, m, Via::Call);
@@ -365,7 +356,7 @@ fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32,
             }
         }
         if !adj.has_edges(id, Direction::In, EdgeKind::Serves) {
-            continue;
+            return;
         }
         for served_by in adj.neighbors(id, Direction::In, EdgeKind::Serves) {
             for call in adj.neighbors(served_by, Direction::In, EdgeKind::Invokes) {
@@ -374,7 +365,7 @@ fn callers_one_hop(adj: &Adjacency, frontier: &[u32], mut visit: impl FnMut(u32,
                 }
             }
         }
-    }
+    });
 }
 
 /// The blast radius of changing `seeds` (methods): `layers[d]` holds the methods that first

@@ -31,7 +31,7 @@ pub(crate) const PAGE: usize = 1 << PAGE_SHIFT;
 /// A node's list of at most this many entries is scanned for a kind, not searched.
 const SHORT_LIST: usize = 16;
 /// Nodes a traversal warms ([`Adjacency::warm`]) ahead of those it is visiting.
-pub const WARM_AHEAD: usize = 32;
+const WARM_AHEAD: usize = 32;
 
 fn pack(kind: EdgeKind, target: u32) -> u32 {
     (u32::from(kind.code()) << KIND_SHIFT) | (target & ID_MASK)
@@ -521,8 +521,27 @@ impl Adjacency {
     /// kind and, with `lists`, where its list starts. A traversal that looks its nodes up
     /// one at a time waits out each one's cache misses in turn (most of a walk up the call
     /// graph of millions of edges); warmed a stretch ahead, their misses overlap.
-    pub fn warm(&self, frontier: &[u32], from: usize, dir: Direction, lists: bool) {
+    fn warm(&self, frontier: &[u32], from: usize, dir: Direction, lists: bool) {
         std::hint::black_box(self.csr(dir).touch(stretch(frontier, from), lists));
+    }
+
+    /// Calls `visit` on each node of `frontier` in order, warming ([`Adjacency::warm`])
+    /// each next stretch of it in every `(direction, lists)` of `warm` while it visits
+    /// one: what a traversal that looks each node up in those directions reads first is
+    /// in the cache when it gets there.
+    pub fn visit_warmed(&self, frontier: &[u32], warm: &[(Direction, bool)], mut visit: impl FnMut(u32)) {
+        let warm_from = |from: usize| {
+            for &(dir, lists) in warm {
+                self.warm(frontier, from, dir, lists);
+            }
+        };
+        warm_from(0);
+        for (at, &node) in frontier.iter().enumerate() {
+            if at % WARM_AHEAD == 0 {
+                warm_from(at + WARM_AHEAD);
+            }
+            visit(node);
+        }
     }
 
     /// Every node one `kinds` edge away from `frontier` in `dir`.
@@ -573,11 +592,7 @@ impl Adjacency {
         let mut layers = Vec::with_capacity(depth as usize);
         for _ in 0..depth {
             let mut next = Vec::new();
-            self.warm(&frontier, 0, dir, true);
-            for (at, &node) in frontier.iter().enumerate() {
-                if at % WARM_AHEAD == 0 {
-                    self.warm(&frontier, at + WARM_AHEAD, dir, true);
-                }
+            self.visit_warmed(&frontier, &[(dir, true)], |node| {
                 for &kind in kinds {
                     for &e in csr.kind_slice(node, kind) {
                         let id = e & ID_MASK;
@@ -586,7 +601,7 @@ impl Adjacency {
                         }
                     }
                 }
-            }
+            });
             if next.is_empty() {
                 break;
             }

@@ -26,7 +26,7 @@ mod staging;
 mod store;
 mod writer;
 
-pub use adjacency::{Adjacency, WARM_AHEAD};
+pub use adjacency::Adjacency;
 pub use error::{Result, StoreError};
 pub use facts::FactsDigest;
 pub use link::UnlinkedRef;

@@ -640,6 +640,13 @@ fn unclosed_nesting(repo: &Path, wiki: &Path, c: &mut Corpus) {
         format!("{{\"openapi\": \"3.0.0\", \"x\": {}", "{\"a\": ".repeat(n)),
     );
     c.tolerated("JSON (OpenAPI) 20,000 deep, never closed", &rel);
+    let rel = format!("{RES_DIR}/schema/unclosed.graphqls");
+    write(repo, &rel, format!("type Deep {{ f: {}Int\n", "[".repeat(n)));
+    c.warned(
+        "GraphQL list types 20,000 deep, never closed",
+        &rel,
+        "brackets nested",
+    );
     write(
         wiki,
         "unclosed.md",

@@ -1304,6 +1304,7 @@ fn index_code(
     let table_of = |module: copies::ModuleKey| views.get(&module).map_or(&table, |v| &v.table);
     emit::code::write_hierarchy(run, w, &mut nodes, &skeletons, &skeleton_modules, &table_of)?;
     let service_name = |rel: &str| (code.service_of)(rel).map(|(_, name)| name);
+    let graphql = frameworks::graphql::GraphQlSchema::read(code.files, &mut run.warnings);
     let product = Product {
         table: &table,
         values: frameworks::values::Values {
@@ -1319,6 +1320,7 @@ fn index_code(
         config: code.config_index,
         configs: code.configs,
         service_of: &service_name,
+        graphql: &graphql,
     };
     let module_products: BTreeMap<copies::ModuleKey, Product<'_>> = views
         .iter()

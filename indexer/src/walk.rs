@@ -49,6 +49,8 @@ pub(crate) enum SourceKind {
     Xml,
     /// A markdown page.
     Markdown,
+    /// A GraphQL schema (`.graphql`, `.graphqls`): the types DGS's generated constants name.
+    GraphQl,
 }
 
 impl SourceKind {
@@ -96,6 +98,7 @@ fn classify(path: &Path) -> Option<SourceKind> {
         }
         "env" => Some(SourceKind::Config),
         "md" | "markdown" => Some(SourceKind::Markdown),
+        "graphql" | "graphqls" => Some(SourceKind::GraphQl),
         "xml" if name == "pom.xml" => Some(SourceKind::BuildFile),
         "xml" => Some(SourceKind::Xml),
         "gradle" | "kts" if name.starts_with("build.gradle") || name.starts_with("settings.gradle") => {

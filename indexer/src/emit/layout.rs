@@ -105,6 +105,7 @@ fn language(kind: SourceKind) -> &'static str {
         SourceKind::BuildFile => "build",
         SourceKind::Xml => "xml",
         SourceKind::Markdown => "markdown",
+        SourceKind::GraphQl => "graphql",
     }
 }
 

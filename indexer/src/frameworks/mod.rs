@@ -24,7 +24,7 @@ pub(crate) mod values;
 mod data_rest;
 mod feign;
 mod gateway;
-mod graphql;
+pub(crate) mod graphql;
 mod jaxrs;
 mod jdbc;
 mod jpa;
@@ -124,6 +124,8 @@ pub(crate) struct Product<'a> {
     pub(crate) configs: &'a [crate::lang::config::ParsedConfig],
     /// The name of the service a file belongs to.
     pub(crate) service_of: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// The types of the repository's GraphQL schema files.
+    pub(crate) graphql: &'a graphql::GraphQlSchema,
 }
 
 impl<'a> Product<'a> {
@@ -547,6 +549,7 @@ pub(crate) fn endpoints_of_file(file: &CodeFile) -> Vec<Endpoint> {
         builds: &[],
         config: &config,
         service_of: &service_of,
+        graphql: &Default::default(),
     };
     declared(&product, file)
         .items

@@ -105,6 +105,7 @@ pub(crate) fn findings(fixture: &str) -> String {
         config: &index,
         configs: &configs,
         service_of: &service_of,
+        graphql: &super::graphql::GraphQlSchema::read(&files, &mut warnings),
     };
     let mut out = String::new();
     for f in &code {

@@ -8,6 +8,7 @@ use crate::walk::SourceKind;
 pub(crate) mod budget;
 pub(crate) mod build;
 pub(crate) mod config;
+pub(crate) mod graphql;
 pub(crate) mod java;
 pub(crate) mod jira;
 pub(crate) mod kotlin;

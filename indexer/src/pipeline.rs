@@ -1475,6 +1475,17 @@ fn index_code(
     for (path, batch) in frameworks::product(&product).batches {
         emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
     }
+    // Every endpoint of the repository is written: its services' calls to a concrete route
+    // of their own (`/owners/2`) find the template they fill.
+    let served = std::mem::take(&mut run.served);
+    let own = std::mem::take(&mut run.own_service_calls);
+    let (linked, ambiguous) = emit::routes::link_concrete(w, &served, &own)?;
+    if linked > 0 {
+        run.stat("http-calls.by-route-template", linked);
+    }
+    if ambiguous > 0 {
+        run.stat("http-calls.by-route-template.ambiguous", ambiguous);
+    }
     run.time("code.product", started.elapsed());
     Ok(())
 }

@@ -22,6 +22,7 @@ use semgraph_storage::{
     keys, ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
 };
 
+use super::routes::{OwnServiceCall, ServedRoute};
 use super::Run;
 use crate::emit::code::{Declarations, MethodDeclarations};
 use crate::error::IndexError;
@@ -185,6 +186,12 @@ pub(crate) fn write(
                         &e.verb,
                         &e.path,
                     )?;
+                    run.served.push(ServedRoute {
+                        service: service_name.to_lowercase(),
+                        verb: e.verb.to_uppercase(),
+                        route: keys::route(&e.path),
+                        endpoint: id,
+                    });
                 }
                 run.stat("endpoints", 1);
             }
@@ -257,6 +264,14 @@ pub(crate) fn write(
                         None => keys::http_endpoint(&c.target, &c.verb, &c.path),
                     };
                     w.add_link(id, EdgeKind::Invokes, &key, LinkPolicy::Unique)?;
+                    if c.from_service_root && c.port.is_none() {
+                        run.own_service_calls.push(OwnServiceCall {
+                            call: id,
+                            service: c.target.to_lowercase(),
+                            verb: c.verb.to_uppercase(),
+                            route: keys::route(&c.path),
+                        });
+                    }
                 }
                 run.stat("http-calls", 1);
                 if c.unresolved.is_some() {

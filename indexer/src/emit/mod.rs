@@ -12,6 +12,7 @@ pub(crate) mod config;
 pub(crate) mod docs;
 pub(crate) mod findings;
 pub(crate) mod layout;
+pub(crate) mod routes;
 pub(crate) mod schema;
 
 use std::collections::BTreeMap;
@@ -43,6 +44,11 @@ pub(crate) struct Run {
     pub(crate) dependencies: Vec<crate::company::DependencyTyping>,
     /// Time spent per phase, added up over the product's repositories, in first-seen order.
     pub(crate) timings: Vec<(&'static str, std::time::Duration)>,
+    /// The routes the product's endpoints serve, for its services' calls to themselves.
+    pub(crate) served: Vec<routes::ServedRoute>,
+    /// Calls of a service to its own routes (its tests' clients), matched to `served` once
+    /// every file is written ([`routes::link_concrete`]).
+    pub(crate) own_service_calls: Vec<routes::OwnServiceCall>,
 }
 
 impl Run {

@@ -58,8 +58,46 @@ fn client_kind(ty: &str) -> Option<&'static str> {
         "WebClient" => "web-client",
         "WebTestClient" => "web-test-client",
         "RestClient" => "rest-client",
+        "MockMvc" => "mock-mvc",
         _ => return None,
     })
+}
+
+/// The class of MockMvc's request builders (`get("/owners/{id}", 1)`, statically imported).
+const MOCK_MVC_BUILDERS: &str = "org.springframework.test.web.servlet.request.MockMvcRequestBuilders";
+
+/// A request built by MockMvc's `MockMvcRequestBuilders` (`get(url, vars…)`, `post(…)`,
+/// `multipart(…)`, `request(HttpMethod.GET, url)`), statically imported or named through
+/// its class: its verb (or why it is not known) and which argument is the URL.
+fn mock_mvc_request(site: &CallSite, file: &CodeFile) -> Option<(Result<String, String>, usize)> {
+    let imported = |name: &str| {
+        file.imports.iter().any(|i| {
+            i.is_static
+                && ((i.wildcard && i.path == MOCK_MVC_BUILDERS)
+                    || (!i.wildcard && i.path.strip_prefix(MOCK_MVC_BUILDERS) == Some(&format!(".{name}"))))
+        })
+    };
+    let builder = match &site.receiver {
+        Receiver::None => imported(&site.name),
+        Receiver::Name(n) | Receiver::Field(_, n) => n == "MockMvcRequestBuilders",
+        _ => false,
+    };
+    if !builder || site.arg_count == 0 {
+        return None;
+    }
+    if FLUENT_VERBS.contains(&site.name.as_str()) {
+        return Some((Ok(site.name.to_uppercase()), 0));
+    }
+    match site.name.as_str() {
+        "multipart" => Some((Ok("POST".to_string()), 0)),
+        "request" if site.arg_count >= 2 => Some((
+            site.arg_values.first().and_then(http_method).ok_or_else(|| {
+                "HTTP call request(…): the HTTP method is not a literal HttpMethod".to_string()
+            }),
+            1,
+        )),
+        _ => None,
+    }
 }
 
 fn is_fluent(kind: &str) -> bool {
@@ -68,7 +106,7 @@ fn is_fluent(kind: &str) -> bool {
 
 /// Whether a relative URL of this client targets the caller's own service.
 fn calls_own_service(kind: &str) -> bool {
-    matches!(kind, "test-rest-template" | "web-test-client")
+    matches!(kind, "test-rest-template" | "web-test-client" | "mock-mvc")
 }
 
 /// The calls a receiver chain is made of, innermost last, and the receiver at its root.
@@ -242,11 +280,17 @@ pub(crate) fn client_calls(
     let mut found = Vec::new();
     for site in &m.calls {
         let at = At::in_method(values, &file.path, t, m, site.byte);
-        let (inner, root) = chain(site);
-        let Some(client) = root_client(root, &at) else {
-            continue;
-        };
         let written = |i: usize| site.arg_texts.get(i).cloned().unwrap_or_default();
+        // MockMvc: the request builder is the call, whatever `perform` it is given to.
+        let built = mock_mvc_request(site, file);
+        let (inner, root) = chain(site);
+        let client = match built {
+            Some(_) => "mock-mvc",
+            None => match root_client(root, &at) {
+                Some(client) => client,
+                None => continue,
+            },
+        };
         let mut push = |verb: &str, urls: Vec<String>, unresolved: Option<String>| {
             for url in urls {
                 found.push(FoundCall {
@@ -258,6 +302,42 @@ pub(crate) fn client_calls(
                 });
             }
         };
+        // A MockMvc request: `get(url, vars…)` of the builders, or Kotlin's
+        // `mockMvc.get(url) { … }` on the MockMvc itself.
+        let request = match built {
+            Some(r) => Some(r),
+            None if client == "mock-mvc" => {
+                if !inner.is_empty() || site.arg_count == 0 || !FLUENT_VERBS.contains(&site.name.as_str()) {
+                    continue;
+                }
+                Some((Ok(site.name.to_uppercase()), 0))
+            }
+            None => None,
+        };
+        if let Some((verb, at_arg)) = request {
+            let (verb, verb_unknown) = match verb {
+                Ok(v) => (v, None),
+                Err(reason) => (UNKNOWN_VERB.to_string(), Some(reason)),
+            };
+            let urls = site
+                .arg_values
+                .get(at_arg)
+                .map(|a| urls_of(a, &at))
+                .unwrap_or_default();
+            if urls.is_empty() {
+                push(
+                    &verb,
+                    vec![written(at_arg)],
+                    Some(format!(
+                        "HTTP call {}(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
+                        site.name
+                    )),
+                );
+            } else {
+                push(&verb, urls, verb_unknown);
+            }
+            continue;
+        }
         if !is_fluent(client) {
             if !inner.is_empty() {
                 continue;
@@ -1008,6 +1088,43 @@ warning orders/src/main/java/a/Clients.java:12: HTTP call GET {url}: the URL nam
 warning orders/src/main/java/a/Clients.java:14: HTTP call GET {base}/api/rates: the URL names no host the source fixes; kept as an unresolved call, linked to nothing
 warning orders/src/main/java/a/Clients.java:18: HTTP call GET http://localhost:{port}/y: the URL names no host the source fixes; kept as an unresolved call, linked to nothing
 http GET orders /actuator/health test-rest-template url=/actuator/health by a.ApiTest.health linked test (orders/src/test/java/a/ApiTest.java:5)
+"#,
+        );
+    }
+
+    #[test]
+    fn mock_mvc_requests_call_their_own_service() {
+        crate::frameworks::testing::check(
+            r#"
+//- /owners/src/test/java/a/OwnerTest.java
+package a;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.*;
+import org.springframework.http.HttpMethod;
+import org.springframework.test.web.servlet.MockMvc;
+class OwnerTest {
+    MockMvc mvc;
+    void one() throws Exception { mvc.perform(get("/owners/{id}", 2).accept("json")); }
+    void made() throws Exception { mvc.perform(request(HttpMethod.PATCH, "/owners/2")); }
+    void upload() throws Exception { mvc.perform(multipart("/owners/2/photo")); }
+    void notMockMvc(java.util.Map<String, String> m) { m.get("/owners"); }
+}
+//- /owners/src/test/kotlin/a/OwnerKtTest.kt
+package a
+
+import org.springframework.test.web.servlet.MockMvc
+import org.springframework.test.web.servlet.get
+
+class OwnerKtTest(private val mockMvc: MockMvc) {
+    fun all() {
+        mockMvc.get("/owners") { accept = APPLICATION_JSON }
+    }
+}
+"#,
+            r#"
+http GET owners /owners/{id} mock-mvc url=/owners/{id} by a.OwnerTest.one linked test (owners/src/test/java/a/OwnerTest.java:7)
+http PATCH owners /owners/2 mock-mvc url=/owners/2 by a.OwnerTest.made linked test (owners/src/test/java/a/OwnerTest.java:8)
+http POST owners /owners/2/photo mock-mvc url=/owners/2/photo by a.OwnerTest.upload linked test (owners/src/test/java/a/OwnerTest.java:9)
+http GET owners /owners mock-mvc url=/owners by a.OwnerKtTest.all linked test (owners/src/test/kotlin/a/OwnerKtTest.kt:8)
 "#,
         );
     }

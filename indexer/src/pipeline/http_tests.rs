@@ -219,3 +219,97 @@ fn the_fixture_company_has_no_unresolved_client_calls_or_topologies() {
     }
     assert!(warnings.is_empty(), "{warnings:#?}");
 }
+
+/// The endpoints the one HTTP call of `method` invokes, as `VERB route` names.
+fn invoked_endpoints(snap: &semgraph_storage::Snapshot, method: &str) -> Vec<String> {
+    let m = methods_named(snap, method);
+    assert_eq!(m.len(), 1, "{method}");
+    let calls: Vec<NodeId> = snap
+        .adjacency()
+        .neighbors(m[0], Direction::Out, EdgeKind::Calls)
+        .filter(|id| snap.nodes_of_kind(NodeKind::HttpCall).contains(id.0))
+        .collect();
+    assert_eq!(calls.len(), 1, "{method} makes one HTTP call");
+    let ids: Vec<NodeId> = snap
+        .adjacency()
+        .neighbors(calls[0], Direction::Out, EdgeKind::Invokes)
+        .collect();
+    let mut names: Vec<String> = snap
+        .nodes(&ids)
+        .expect("read")
+        .into_iter()
+        .flatten()
+        .map(|n| n.name)
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_test_calling_a_concrete_route_of_its_own_service_reaches_the_endpoint_it_fills() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("owners");
+    write(
+        &root,
+        "src/main/resources/application.yml",
+        "spring:\n  application:\n    name: owners-service\n",
+    );
+    write(
+        &root,
+        "src/main/java/com/owners/OwnerResource.java",
+        r#"package com.owners;
+import org.springframework.web.bind.annotation.*;
+@RestController
+@RequestMapping("/owners")
+public class OwnerResource {
+    @GetMapping("/{ownerId}") public String find(@PathVariable int ownerId) { return ""; }
+    @GetMapping("/new") public String form() { return ""; }
+    @GetMapping("/{ownerId}/pets/{petId}") public String pet(@PathVariable int ownerId, @PathVariable int petId) { return ""; }
+    @PutMapping("/{ownerId}") public void update(@PathVariable int ownerId) { }
+    @GetMapping("/*/visits") public String visits() { return ""; }
+    @GetMapping("/{ownerId}/visits") public String ownerVisits(@PathVariable int ownerId) { return ""; }
+}
+"#,
+    );
+    write(
+        &root,
+        "src/test/java/com/owners/OwnerResourceTest.java",
+        r#"package com.owners;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
+class OwnerResourceTest {
+    MockMvc mvc;
+    void finds() throws Exception { mvc.perform(get("/owners/2")); }
+    void opensTheForm() throws Exception { mvc.perform(get("/owners/new")); }
+    void petByTemplate() throws Exception { mvc.perform(get("/owners/{id}/pets/{pet}", 1, 2)); }
+    void petByValues() throws Exception { mvc.perform(get("/owners/1/pets/9").accept("json")); }
+    void updates() throws Exception { mvc.perform(MockMvcRequestBuilders.put("/owners/2")); }
+    void deletesNothing() throws Exception { mvc.perform(delete("/owners/2")); }
+    void visitsOfTwo() throws Exception { mvc.perform(get("/owners/2/visits")); }
+}
+"#,
+    );
+    let store_dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(store_dir.path()).expect("store");
+    let company = Company::from_paths(&[root], None).expect("company");
+    let report = index_product(&store, &company, &company.products[0], &NoProgress).expect("indexes");
+    let snap = store.snapshot();
+    let t = |m: &str| invoked_endpoints(&snap, &format!("com.owners.OwnerResourceTest.{m}"));
+    assert_eq!(t("finds"), vec!["GET /owners/{ownerId}"]);
+    // A literal segment is a better fit than a variable: the form, not an owner.
+    assert_eq!(t("opensTheForm"), vec!["GET /owners/new"]);
+    assert_eq!(t("petByTemplate"), vec!["GET /owners/{ownerId}/pets/{petId}"]);
+    assert_eq!(t("petByValues"), vec!["GET /owners/{ownerId}/pets/{petId}"]);
+    assert_eq!(t("updates"), vec!["PUT /owners/{ownerId}"]);
+    assert!(t("deletesNothing").is_empty(), "no endpoint answers DELETE");
+    // `/*/visits` and `/{ownerId}/visits` fill alike: two endpoints, so neither is chosen.
+    assert!(t("visitsOfTwo").is_empty(), "a tie links nothing");
+    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&3));
+    assert_eq!(
+        report.stats.get("http-calls.by-route-template.ambiguous"),
+        Some(&1)
+    );
+}

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use semgraph_storage::{Direction, EdgeKind, NodeKind};
+use semgraph_storage::{Direction, EdgeKind, NodeFlags, NodeKind};
 use serde::Serialize;
 
 use super::header;
@@ -47,7 +47,10 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     let mut external: BTreeSet<(String, String)> = BTreeSet::new();
     trace.step("HTTP calls between products", || -> Result<_, QueryError> {
         let mut n = 0;
-        for call in ctx.load(ctx.snap.nodes_of_kind(NodeKind::HttpCall).iter())? {
+        // Production calls only: a test calling a service (its own, through MockMvc, or
+        // another) makes no dependency between products.
+        let calls = ctx.snap.nodes_of_kind(NodeKind::HttpCall) - ctx.snap.nodes_with_flag(NodeFlags::TEST);
+        for call in ctx.load(calls.iter())? {
             let from = ctx.product_name(call.product);
             let targets = ctx.neighbor_nodes(call.id, Direction::Out, EdgeKind::Invokes)?;
             if targets.is_empty() {

@@ -66,6 +66,48 @@ fn client_kind(ty: &str) -> Option<&'static str> {
 /// The class of MockMvc's request builders (`get("/owners/{id}", 1)`, statically imported).
 const MOCK_MVC_BUILDERS: &str = "org.springframework.test.web.servlet.request.MockMvcRequestBuilders";
 
+/// The classes whose static `given()`/`when()` start a REST Assured request (against a
+/// running server, or MockMvc's).
+const REST_ASSURED: &[&str] = &[
+    "io.restassured.RestAssured",
+    "io.restassured.module.mockmvc.RestAssuredMockMvc",
+    "io.restassured.module.webtestclient.RestAssuredWebTestClient",
+];
+
+/// A REST Assured request, `given()….when().get(url, vars…)`: the verb, when `site` is
+/// the verb method of a chain that starts at one of [`REST_ASSURED`]'s `given()` or
+/// `when()` (statically imported or through its class).
+fn rest_assured_verb(
+    site: &CallSite,
+    inner: &[&CallSite],
+    root: &Receiver,
+    file: &CodeFile,
+) -> Option<String> {
+    if !FLUENT_VERBS.contains(&site.name.as_str()) || site.arg_count == 0 {
+        return None;
+    }
+    let start = inner.last()?;
+    if !matches!(start.name.as_str(), "given" | "when") {
+        return None;
+    }
+    let class_of = |path: &str| REST_ASSURED.contains(&path);
+    let starts = match root {
+        Receiver::None => file.imports.iter().any(|i| {
+            i.is_static
+                && ((i.wildcard && class_of(&i.path))
+                    || (!i.wildcard
+                        && i.path
+                            .rsplit_once('.')
+                            .is_some_and(|(class, name)| name == start.name && class_of(class))))
+        }),
+        Receiver::Name(n) | Receiver::Field(_, n) => REST_ASSURED
+            .iter()
+            .any(|c| c.rsplit('.').next() == Some(n.as_str())),
+        _ => false,
+    };
+    starts.then(|| site.name.to_uppercase())
+}
+
 /// A request built by MockMvc's `MockMvcRequestBuilders` (`get(url, vars…)`, `post(…)`,
 /// `multipart(…)`, `request(HttpMethod.GET, url)`), statically imported or named through
 /// its class: its verb (or why it is not known) and which argument is the URL.
@@ -106,7 +148,10 @@ fn is_fluent(kind: &str) -> bool {
 
 /// Whether a relative URL of this client targets the caller's own service.
 fn calls_own_service(kind: &str) -> bool {
-    matches!(kind, "test-rest-template" | "web-test-client" | "mock-mvc")
+    matches!(
+        kind,
+        "test-rest-template" | "web-test-client" | "mock-mvc" | "rest-assured"
+    )
 }
 
 /// The calls a receiver chain is made of, innermost last, and the receiver at its root.
@@ -282,10 +327,17 @@ pub(crate) fn client_calls(
         let at = At::in_method(values, &file.path, t, m, site.byte);
         let written = |i: usize| site.arg_texts.get(i).cloned().unwrap_or_default();
         // MockMvc: the request builder is the call, whatever `perform` it is given to.
-        let built = mock_mvc_request(site, file);
         let (inner, root) = chain(site);
-        let client = match built {
-            Some(_) => "mock-mvc",
+        let (built, client) = match (
+            mock_mvc_request(site, file),
+            rest_assured_verb(site, &inner, root, file),
+        ) {
+            (Some(r), _) => (Some(r), Some("mock-mvc")),
+            (None, Some(verb)) => (Some((Ok(verb), 0)), Some("rest-assured")),
+            (None, None) => (None, None),
+        };
+        let client = match client {
+            Some(c) => c,
             None => match root_client(root, &at) {
                 Some(client) => client,
                 None => continue,
@@ -1093,7 +1145,7 @@ http GET orders /actuator/health test-rest-template url=/actuator/health by a.Ap
     }
 
     #[test]
-    fn mock_mvc_requests_call_their_own_service() {
+    fn mock_mvc_and_rest_assured_requests_call_their_own_service() {
         crate::frameworks::testing::check(
             r#"
 //- /owners/src/test/java/a/OwnerTest.java
@@ -1108,6 +1160,15 @@ class OwnerTest {
     void upload() throws Exception { mvc.perform(multipart("/owners/2/photo")); }
     void notMockMvc(java.util.Map<String, String> m) { m.get("/owners"); }
 }
+//- /owners/src/test/java/a/OwnerApiTest.java
+package a;
+import static io.restassured.module.mockmvc.RestAssuredMockMvc.given;
+import io.restassured.RestAssured;
+class OwnerApiTest {
+    void favorite(String slug) { given().header("A", "b").when().post("/owners/{slug}/favorite", slug).then().statusCode(200); }
+    void list() { RestAssured.when().get("/owners").then(); }
+    void notRestAssured(Spec spec) { spec.given().get("/x"); }
+}
 //- /owners/src/test/kotlin/a/OwnerKtTest.kt
 package a
 
@@ -1121,6 +1182,8 @@ class OwnerKtTest(private val mockMvc: MockMvc) {
 }
 "#,
             r#"
+http POST owners /owners/{slug}/favorite rest-assured url=/owners/{slug}/favorite by a.OwnerApiTest.favorite linked test (owners/src/test/java/a/OwnerApiTest.java:5)
+http GET owners /owners rest-assured url=/owners by a.OwnerApiTest.list linked test (owners/src/test/java/a/OwnerApiTest.java:6)
 http GET owners /owners/{id} mock-mvc url=/owners/{id} by a.OwnerTest.one linked test (owners/src/test/java/a/OwnerTest.java:7)
 http PATCH owners /owners/2 mock-mvc url=/owners/2 by a.OwnerTest.made linked test (owners/src/test/java/a/OwnerTest.java:8)
 http POST owners /owners/2/photo mock-mvc url=/owners/2/photo by a.OwnerTest.upload linked test (owners/src/test/java/a/OwnerTest.java:9)

@@ -68,21 +68,25 @@ pub(crate) fn link_concrete(
     served: &[ServedRoute],
     calls: &[OwnServiceCall],
 ) -> Result<(u64, u64), IndexError> {
-    let mut by_service: BTreeMap<&str, Vec<&ServedRoute>> = BTreeMap::new();
+    // A template fills only calls of its own number of segments, but for one with `**`:
+    // a call is compared with the routes of its service of that length, and those with `**`.
+    let mut by_length: BTreeMap<(&str, Option<usize>), Vec<&ServedRoute>> = BTreeMap::new();
     for s in served {
-        by_service.entry(s.service.as_str()).or_default().push(s);
+        let length = (!s.route.split('/').any(|p| p == "**")).then(|| segments(&s.route));
+        by_length.entry((s.service.as_str(), length)).or_default().push(s);
     }
     let (mut linked, mut ambiguous) = (0, 0);
     for c in calls {
-        let Some(routes) = by_service.get(c.service.as_str()) else {
-            continue;
-        };
+        let service = c.service.as_str();
+        let routes = [Some(segments(&c.route)), None]
+            .into_iter()
+            .filter_map(|length| by_length.get(&(service, length)))
+            .flatten();
         let verb_fits = |s: &&&ServedRoute| s.verb == c.verb || s.verb == ANY;
-        if routes.iter().filter(verb_fits).any(|s| s.route == c.route) {
+        if routes.clone().filter(verb_fits).any(|s| s.route == c.route) {
             continue; // its own key links it
         }
         let mut best: Vec<(usize, NodeId)> = routes
-            .iter()
             .filter(verb_fits)
             .filter_map(|s| fit(&s.route, &c.route).map(|n| (n, s.endpoint)))
             .collect();
@@ -105,6 +109,11 @@ pub(crate) fn link_concrete(
         }
     }
     Ok((linked, ambiguous))
+}
+
+/// The number of segments of a normalised route.
+fn segments(route: &str) -> usize {
+    route.split('/').filter(|s| !s.is_empty()).count()
 }
 
 #[cfg(test)]

@@ -268,6 +268,7 @@ public class OwnerResource {
     @PutMapping("/{ownerId}") public void update(@PathVariable int ownerId) { }
     @GetMapping("/*/visits") public String visits() { return ""; }
     @GetMapping("/{ownerId}/visits") public String ownerVisits(@PathVariable int ownerId) { return ""; }
+    @GetMapping("/files/**") public String file() { return ""; }
 }
 "#,
     );
@@ -289,6 +290,7 @@ class OwnerResourceTest {
     void updates() throws Exception { mvc.perform(MockMvcRequestBuilders.put("/owners/2")); }
     void deletesNothing() throws Exception { mvc.perform(delete("/owners/2")); }
     void visitsOfTwo() throws Exception { mvc.perform(get("/owners/2/visits")); }
+    void aFile() throws Exception { mvc.perform(get("/owners/files/photos/2.png")); }
 }
 "#,
     );
@@ -307,7 +309,8 @@ class OwnerResourceTest {
     assert!(t("deletesNothing").is_empty(), "no endpoint answers DELETE");
     // `/*/visits` and `/{ownerId}/visits` fill alike: two endpoints, so neither is chosen.
     assert!(t("visitsOfTwo").is_empty(), "a tie links nothing");
-    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&3));
+    assert_eq!(t("aFile"), vec!["GET /owners/files/**"]);
+    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&4));
     assert_eq!(
         report.stats.get("http-calls.by-route-template.ambiguous"),
         Some(&1)

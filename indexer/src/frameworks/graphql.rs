@@ -248,20 +248,21 @@ impl GraphQlSchema {
 
 /// `name` with its first letter upper-cased, as DGS's generator names a field's constant.
 fn capitalised(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+    with_first(name, char::to_uppercase)
 }
 
 /// A field's constant back to the field's name, when no schema says it: the generator
 /// capitalises a name, and GraphQL fields are written in camel case.
 fn uncapitalised(constant: &str) -> String {
-    let mut chars = constant.chars();
+    with_first(constant, char::to_lowercase)
+}
+
+/// `text` with its first letter changed by `case`.
+fn with_first<I: Iterator<Item = char>>(text: &str, case: impl Fn(char) -> I) -> String {
+    let mut chars = text.chars();
     chars
         .next()
-        .map(|c| c.to_lowercase().chain(chars).collect())
+        .map(|c| case(c).chain(chars).collect())
         .unwrap_or_default()
 }
 

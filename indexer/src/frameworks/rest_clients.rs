@@ -112,11 +112,18 @@ fn rest_assured_verb(
 /// `multipart(…)`, `request(HttpMethod.GET, url)`), statically imported or named through
 /// its class: its verb (or why it is not known) and which argument is the URL.
 fn mock_mvc_request(site: &CallSite, file: &CodeFile) -> Option<(Result<String, String>, usize)> {
+    let name = site.name.as_str();
+    if site.arg_count == 0 || !(FLUENT_VERBS.contains(&name) || matches!(name, "multipart" | "request")) {
+        return None;
+    }
     let imported = |name: &str| {
         file.imports.iter().any(|i| {
             i.is_static
-                && ((i.wildcard && i.path == MOCK_MVC_BUILDERS)
-                    || (!i.wildcard && i.path.strip_prefix(MOCK_MVC_BUILDERS) == Some(&format!(".{name}"))))
+                && match i.path.strip_prefix(MOCK_MVC_BUILDERS) {
+                    Some("") => i.wildcard,
+                    Some(rest) => !i.wildcard && rest.strip_prefix('.') == Some(name),
+                    None => false,
+                }
         })
     };
     let builder = match &site.receiver {
@@ -124,7 +131,7 @@ fn mock_mvc_request(site: &CallSite, file: &CodeFile) -> Option<(Result<String, 
         Receiver::Name(n) | Receiver::Field(_, n) => n == "MockMvcRequestBuilders",
         _ => false,
     };
-    if !builder || site.arg_count == 0 {
+    if !builder {
         return None;
     }
     if FLUENT_VERBS.contains(&site.name.as_str()) {

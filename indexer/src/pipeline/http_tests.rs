@@ -168,22 +168,8 @@ public class Checks {
     }
     let snap = store.snapshot();
     let invoked = |method: &str| -> Vec<(Option<String>, String)> {
-        let m = methods_named(&snap, method);
-        assert_eq!(m.len(), 1, "{method}");
-        let calls: Vec<NodeId> = snap
-            .adjacency()
-            .neighbors(m[0], Direction::Out, EdgeKind::Calls)
-            .filter(|id| snap.nodes_of_kind(NodeKind::HttpCall).contains(id.0))
-            .collect();
-        assert_eq!(calls.len(), 1, "{method} makes one HTTP call");
-        let ids: Vec<NodeId> = snap
-            .adjacency()
-            .neighbors(calls[0], Direction::Out, EdgeKind::Invokes)
-            .collect();
-        snap.nodes(&ids)
-            .expect("read")
+        invoked_by_the_call_of(&snap, method)
             .into_iter()
-            .flatten()
             .map(|n| (n.attr("service").map(str::to_string), n.name))
             .collect()
     };
@@ -220,8 +206,8 @@ fn the_fixture_company_has_no_unresolved_client_calls_or_topologies() {
     assert!(warnings.is_empty(), "{warnings:#?}");
 }
 
-/// The endpoints the one HTTP call of `method` invokes, as `VERB route` names.
-fn invoked_endpoints(snap: &semgraph_storage::Snapshot, method: &str) -> Vec<String> {
+/// What the one HTTP call of `method` invokes.
+fn invoked_by_the_call_of(snap: &semgraph_storage::Snapshot, method: &str) -> Vec<semgraph_storage::Node> {
     let m = methods_named(snap, method);
     assert_eq!(m.len(), 1, "{method}");
     let calls: Vec<NodeId> = snap
@@ -234,11 +220,13 @@ fn invoked_endpoints(snap: &semgraph_storage::Snapshot, method: &str) -> Vec<Str
         .adjacency()
         .neighbors(calls[0], Direction::Out, EdgeKind::Invokes)
         .collect();
-    let mut names: Vec<String> = snap
-        .nodes(&ids)
-        .expect("read")
+    snap.nodes(&ids).expect("read").into_iter().flatten().collect()
+}
+
+/// The endpoints the one HTTP call of `method` invokes, as `VERB route` names.
+fn invoked_endpoints(snap: &semgraph_storage::Snapshot, method: &str) -> Vec<String> {
+    let mut names: Vec<String> = invoked_by_the_call_of(snap, method)
         .into_iter()
-        .flatten()
         .map(|n| n.name)
         .collect();
     names.sort();

@@ -59,6 +59,7 @@ fn client_kind(ty: &str) -> Option<&'static str> {
         "WebTestClient" => "web-test-client",
         "RestClient" => "rest-client",
         "MockMvc" => "mock-mvc",
+        "MockMvcTester" => "mock-mvc-tester",
         _ => return None,
     })
 }
@@ -150,14 +151,17 @@ fn mock_mvc_request(site: &CallSite, file: &CodeFile) -> Option<(Result<String, 
 }
 
 fn is_fluent(kind: &str) -> bool {
-    matches!(kind, "web-client" | "rest-client" | "web-test-client")
+    matches!(
+        kind,
+        "web-client" | "rest-client" | "web-test-client" | "mock-mvc-tester"
+    )
 }
 
 /// Whether a relative URL of this client targets the caller's own service.
 fn calls_own_service(kind: &str) -> bool {
     matches!(
         kind,
-        "test-rest-template" | "web-test-client" | "mock-mvc" | "rest-assured"
+        "test-rest-template" | "web-test-client" | "mock-mvc" | "mock-mvc-tester" | "rest-assured"
     )
 }
 
@@ -1166,6 +1170,7 @@ class OwnerTest {
     void made() throws Exception { mvc.perform(request(HttpMethod.PATCH, "/owners/2")); }
     void upload() throws Exception { mvc.perform(multipart("/owners/2/photo")); }
     void notMockMvc(java.util.Map<String, String> m) { m.get("/owners"); }
+    void tester(org.springframework.test.web.servlet.assertj.MockMvcTester tester) { tester.get().uri("/owners/{id}/pets", 3).exchange(); }
 }
 //- /owners/src/test/java/a/OwnerApiTest.java
 package a;
@@ -1194,6 +1199,7 @@ http GET owners /owners rest-assured url=/owners by a.OwnerApiTest.list linked t
 http GET owners /owners/{id} mock-mvc url=/owners/{id} by a.OwnerTest.one linked test (owners/src/test/java/a/OwnerTest.java:7)
 http PATCH owners /owners/2 mock-mvc url=/owners/2 by a.OwnerTest.made linked test (owners/src/test/java/a/OwnerTest.java:8)
 http POST owners /owners/2/photo mock-mvc url=/owners/2/photo by a.OwnerTest.upload linked test (owners/src/test/java/a/OwnerTest.java:9)
+http GET owners /owners/{id}/pets mock-mvc-tester url=/owners/{id}/pets by a.OwnerTest.tester linked test (owners/src/test/java/a/OwnerTest.java:11)
 http GET owners /owners mock-mvc url=/owners by a.OwnerKtTest.all linked test (owners/src/test/kotlin/a/OwnerKtTest.kt:8)
 "#,
         );

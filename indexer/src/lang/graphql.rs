@@ -8,7 +8,8 @@
 //! tells which type `SHOW.TYPE_NAME` is: the generator upper-cases type names and
 //! capitalises field names, and the schema gives them back as declared.
 //!
-//! The schema is read with `graphql-parser`. A recursive-descent parser, it is given only
+//! A `.graphql` file may also hold the operations a client or a test sends; it declares
+//! no type. The schema is read with `graphql-parser`. A recursive-descent parser, it is given only
 //! files it can finish: at most [`MAX_BYTES`] and brackets at most [`MAX_DEPTH`] deep
 //! (a schema nests a few levels; a hostile file nested thousands deep would exhaust the
 //! stack). Anything else is skipped with a warning, as is a file that does not parse.
@@ -42,8 +43,13 @@ pub(crate) fn schema_types(text: &str) -> Result<Vec<SchemaType>, String> {
             "GraphQL schema not read: brackets nested {depth} deep, over the {MAX_DEPTH} a schema file may have"
         ));
     }
-    let document = graphql_parser::schema::parse_schema::<String>(text)
-        .map_err(|e| format!("GraphQL schema not read: {}", e.to_string().trim()))?;
+    let document = match graphql_parser::schema::parse_schema::<String>(text) {
+        Ok(document) => document,
+        // Queries and mutations a client or a test sends (`GraphQlTester`'s documents)
+        // are `.graphql` files too: they declare no type.
+        Err(_) if graphql_parser::query::parse_query::<String>(text).is_ok() => return Ok(Vec::new()),
+        Err(e) => return Err(format!("GraphQL schema not read: {}", e.to_string().trim())),
+    };
     let mut out = Vec::new();
     for definition in document.definitions {
         let (name, fields) = match definition {
@@ -126,6 +132,13 @@ schema { query: Query }
                 ("DateTime", vec![]),
             ]
         );
+    }
+
+    #[test]
+    fn an_operation_document_declares_no_type_and_is_no_broken_schema() {
+        let none = schema_types("query greeting($name: String) { greeting(name: $name) }\n")
+            .expect("an executable document");
+        assert!(none.is_empty());
     }
 
     #[test]

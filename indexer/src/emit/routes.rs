@@ -82,10 +82,13 @@ pub(crate) fn link_concrete(
             .into_iter()
             .filter_map(|length| by_length.get(&(service, length)))
             .flatten();
-        let verb_fits = |s: &&&ServedRoute| s.verb == c.verb || s.verb == ANY;
-        if routes.clone().filter(verb_fits).any(|s| s.route == c.route) {
-            continue; // its own key links it
+        // Its own key links it to a route of its verb served as written; one that answers
+        // every verb (`@RequestMapping` with no method) is anchored under `ANY`, which no
+        // call's key names, so that one is matched here like a template.
+        if routes.clone().any(|s| s.verb == c.verb && s.route == c.route) {
+            continue;
         }
+        let verb_fits = |s: &&&ServedRoute| s.verb == c.verb || s.verb == ANY;
         let mut best: Vec<(usize, NodeId)> = routes
             .filter(verb_fits)
             .filter_map(|s| fit(&s.route, &c.route).map(|n| (n, s.endpoint)))

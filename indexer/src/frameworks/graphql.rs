@@ -211,13 +211,7 @@ impl GraphQlSchema {
             }
         };
         match rest {
-            [constant] => {
-                let class = constant.strip_suffix("_TYPE")?;
-                ROOTS
-                    .iter()
-                    .find(|(c, _)| *c == class)
-                    .map(|(_, name)| name.to_string())
-            }
+            [constant] => root(constant.strip_suffix("_TYPE")?).map(str::to_string),
             [class, "TYPE_NAME"] => self.type_of_class(class),
             [class, field] => {
                 let ty = self.type_of_class(class)?;
@@ -238,12 +232,14 @@ impl GraphQlSchema {
         match (named.next(), named.next()) {
             (Some(t), None) => Some(t.clone()),
             (Some(_), Some(_)) => None,
-            (None, _) => ROOTS
-                .iter()
-                .find(|(c, _)| *c == class)
-                .map(|(_, name)| name.to_string()),
+            (None, _) => root(class).map(str::to_string),
         }
     }
+}
+
+/// The root operation type DGS's generator names with class `class` (`QUERY`).
+fn root(class: &str) -> Option<&'static str> {
+    ROOTS.iter().find(|(c, _)| *c == class).map(|(_, name)| *name)
 }
 
 /// `name` with its first letter upper-cased, as DGS's generator names a field's constant.

@@ -117,7 +117,7 @@ fn mock_mvc_request(site: &CallSite, file: &CodeFile) -> Option<(Result<String, 
     if site.arg_count == 0 || !(FLUENT_VERBS.contains(&name) || matches!(name, "multipart" | "request")) {
         return None;
     }
-    let imported = |name: &str| {
+    let imported = || {
         file.imports.iter().any(|i| {
             i.is_static
                 && match i.path.strip_prefix(MOCK_MVC_BUILDERS) {
@@ -128,26 +128,67 @@ fn mock_mvc_request(site: &CallSite, file: &CodeFile) -> Option<(Result<String, 
         })
     };
     let builder = match &site.receiver {
-        Receiver::None => imported(&site.name),
+        Receiver::None => imported(),
         Receiver::Name(n) | Receiver::Field(_, n) => n == "MockMvcRequestBuilders",
         _ => false,
     };
     if !builder {
         return None;
     }
-    if FLUENT_VERBS.contains(&site.name.as_str()) {
-        return Some((Ok(site.name.to_uppercase()), 0));
+    if FLUENT_VERBS.contains(&name) {
+        return Some((Ok(name.to_uppercase()), 0));
     }
-    match site.name.as_str() {
+    match name {
         "multipart" => Some((Ok("POST".to_string()), 0)),
-        "request" if site.arg_count >= 2 => Some((
-            site.arg_values.first().and_then(http_method).ok_or_else(|| {
-                "HTTP call request(…): the HTTP method is not a literal HttpMethod".to_string()
-            }),
-            1,
-        )),
+        "request" if site.arg_count >= 2 => Some((literal_verb(site, 0), 1)),
         _ => None,
     }
+}
+
+/// A request of a test client made by one call: MockMvc's builders (whatever `perform`
+/// they are given to), the verb method of a REST Assured chain, Kotlin's
+/// `mockMvc.get(url) { … }`. The client, the verb (or why it is not known) and which
+/// argument is the URL.
+fn test_request(
+    site: &CallSite,
+    inner: &[&CallSite],
+    root: &Receiver,
+    file: &CodeFile,
+    at: &At<'_>,
+) -> Option<(&'static str, Result<String, String>, usize)> {
+    if let Some((verb, url_at)) = mock_mvc_request(site, file) {
+        return Some(("mock-mvc", verb, url_at));
+    }
+    if let Some(verb) = rest_assured_verb(site, inner, root, file) {
+        return Some(("rest-assured", Ok(verb), 0));
+    }
+    let kotlin_dsl = inner.is_empty()
+        && site.arg_count > 0
+        && FLUENT_VERBS.contains(&site.name.as_str())
+        && root_client(root, at) == Some("mock-mvc");
+    kotlin_dsl.then(|| ("mock-mvc", Ok(site.name.to_uppercase()), 0))
+}
+
+/// Every URL argument `i` of `site` may evaluate to, or why the source does not tell it.
+fn url_argument(site: &CallSite, i: usize, at: &At<'_>) -> Result<Vec<String>, String> {
+    let urls = site.arg_values.get(i).map(|a| urls_of(a, at)).unwrap_or_default();
+    if urls.is_empty() {
+        return Err(format!(
+            "HTTP call {}(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
+            site.name
+        ));
+    }
+    Ok(urls)
+}
+
+/// The verb argument `i` of `site` names, or why it names none.
+fn literal_verb(site: &CallSite, i: usize) -> Result<String, String> {
+    site.arg_values.get(i).and_then(http_method).ok_or_else(|| {
+        format!(
+            "HTTP call {}(…): the HTTP method is not a literal HttpMethod",
+            site.name
+        )
+    })
 }
 
 fn is_fluent(kind: &str) -> bool {
@@ -337,22 +378,10 @@ pub(crate) fn client_calls(
     for site in &m.calls {
         let at = At::in_method(values, &file.path, t, m, site.byte);
         let written = |i: usize| site.arg_texts.get(i).cloned().unwrap_or_default();
-        // MockMvc: the request builder is the call, whatever `perform` it is given to.
         let (inner, root) = chain(site);
-        let (built, client) = match (
-            mock_mvc_request(site, file),
-            rest_assured_verb(site, &inner, root, file),
-        ) {
-            (Some(r), _) => (Some(r), Some("mock-mvc")),
-            (None, Some(verb)) => (Some((Ok(verb), 0)), Some("rest-assured")),
-            (None, None) => (None, None),
-        };
-        let client = match client {
-            Some(c) => c,
-            None => match root_client(root, &at) {
-                Some(client) => client,
-                None => continue,
-            },
+        let request = test_request(site, &inner, root, file, &at);
+        let Some(client) = request.as_ref().map(|r| r.0).or_else(|| root_client(root, &at)) else {
+            continue;
         };
         let mut push = |verb: &str, urls: Vec<String>, unresolved: Option<String>| {
             for url in urls {
@@ -365,39 +394,14 @@ pub(crate) fn client_calls(
                 });
             }
         };
-        // A MockMvc request: `get(url, vars…)` of the builders, or Kotlin's
-        // `mockMvc.get(url) { … }` on the MockMvc itself.
-        let request = match built {
-            Some(r) => Some(r),
-            None if client == "mock-mvc" => {
-                if !inner.is_empty() || site.arg_count == 0 || !FLUENT_VERBS.contains(&site.name.as_str()) {
-                    continue;
-                }
-                Some((Ok(site.name.to_uppercase()), 0))
-            }
-            None => None,
-        };
-        if let Some((verb, at_arg)) = request {
+        if let Some((_, verb, url_at)) = request {
             let (verb, verb_unknown) = match verb {
                 Ok(v) => (v, None),
                 Err(reason) => (UNKNOWN_VERB.to_string(), Some(reason)),
             };
-            let urls = site
-                .arg_values
-                .get(at_arg)
-                .map(|a| urls_of(a, &at))
-                .unwrap_or_default();
-            if urls.is_empty() {
-                push(
-                    &verb,
-                    vec![written(at_arg)],
-                    Some(format!(
-                        "HTTP call {}(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
-                        site.name
-                    )),
-                );
-            } else {
-                push(&verb, urls, verb_unknown);
+            match url_argument(site, url_at, &at) {
+                Ok(urls) => push(&verb, urls, verb_unknown),
+                Err(reason) => push(&verb, vec![written(url_at)], Some(reason)),
             }
             continue;
         }
@@ -409,35 +413,20 @@ pub(crate) fn client_calls(
                 if let Some((_, v)) = TEMPLATE_VERBS.iter().find(|(n, _)| *n == site.name) {
                     (v.to_string(), None)
                 } else if TEMPLATE_GENERIC.contains(&site.name.as_str()) {
-                    match site.arg_values.get(1).and_then(http_method) {
-                        Some(v) => (v, None),
-                        None => (
-                            UNKNOWN_VERB.to_string(),
-                            Some(format!(
-                                "HTTP call {}(…): the HTTP method is not a literal HttpMethod",
-                                site.name
-                            )),
-                        ),
+                    match literal_verb(site, 1) {
+                        Ok(v) => (v, None),
+                        Err(reason) => (UNKNOWN_VERB.to_string(), Some(reason)),
                     }
                 } else {
                     continue;
                 };
-            let urls = site
-                .arg_values
-                .first()
-                .map(|a| urls_of(a, &at))
-                .unwrap_or_default();
-            if urls.is_empty() {
-                push(
-                    &verb,
-                    vec![written(0)],
-                    Some(format!(
-                        "HTTP call {}(…): the URL is not a literal, constant, config value, concatenation or format the source fixes",
-                        site.name
-                    )),
-                );
-                continue;
-            }
+            let urls = match url_argument(site, 0, &at) {
+                Ok(urls) => urls,
+                Err(reason) => {
+                    push(&verb, vec![written(0)], Some(reason));
+                    continue;
+                }
+            };
             // A template built with `rootUri(…)` prefixes relative URLs.
             let bases = match root {
                 Receiver::Name(n) => base_of_name(n, &at, 0),
@@ -451,12 +440,9 @@ pub(crate) fn client_calls(
         let (verb, verb_unknown) = if FLUENT_VERBS.contains(&site.name.as_str()) && site.arg_count == 0 {
             (site.name.to_uppercase(), None)
         } else if site.name == "method" && site.arg_count == 1 {
-            match site.arg_values.first().and_then(http_method) {
-                Some(v) => (v, None),
-                None => (
-                    UNKNOWN_VERB.to_string(),
-                    Some("HTTP call method(…): the HTTP method is not a literal HttpMethod".to_string()),
-                ),
+            match literal_verb(site, 0) {
+                Ok(v) => (v, None),
+                Err(reason) => (UNKNOWN_VERB.to_string(), Some(reason)),
             }
         } else {
             continue;

@@ -257,6 +257,7 @@ public class OwnerResource {
     @GetMapping("/*/visits") public String visits() { return ""; }
     @GetMapping("/{ownerId}/visits") public String ownerVisits(@PathVariable int ownerId) { return ""; }
     @GetMapping("/files/**") public String file() { return ""; }
+    @RequestMapping("/export") public String export() { return ""; }
 }
 "#,
     );
@@ -279,6 +280,7 @@ class OwnerResourceTest {
     void deletesNothing() throws Exception { mvc.perform(delete("/owners/2")); }
     void visitsOfTwo() throws Exception { mvc.perform(get("/owners/2/visits")); }
     void aFile() throws Exception { mvc.perform(get("/owners/files/photos/2.png")); }
+    void exports() throws Exception { mvc.perform(get("/owners/export")); }
 }
 "#,
     );
@@ -298,7 +300,9 @@ class OwnerResourceTest {
     // `/*/visits` and `/{ownerId}/visits` fill alike: two endpoints, so neither is chosen.
     assert!(t("visitsOfTwo").is_empty(), "a tie links nothing");
     assert_eq!(t("aFile"), vec!["GET /owners/files/**"]);
-    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&4));
+    // An endpoint of every verb, served as written, beats an owner's variable.
+    assert_eq!(t("exports"), vec!["ANY /owners/export"]);
+    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&5));
     assert_eq!(
         report.stats.get("http-calls.by-route-template.ambiguous"),
         Some(&1)

@@ -1479,6 +1479,9 @@ fn index_code(
     // of their own (`/owners/2`) find the template they fill.
     let served = std::mem::take(&mut run.served);
     let own = std::mem::take(&mut run.own_service_calls);
+    // Every endpoint of the repository is written: one that answers every verb is anchored
+    // under each verb no endpoint of its own serves on its route.
+    emit::findings::anchor_every_verb(w, code.reach, &served)?;
     let (linked, ambiguous) = emit::routes::link_concrete(w, &served, &own)?;
     if linked > 0 {
         run.stat("http-calls.by-route-template", linked);

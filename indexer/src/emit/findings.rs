@@ -16,7 +16,7 @@
 //! each (owner, table, access) and (owner, key) is written once with all its lines, and
 //! what a batch could not determine is one warning naming the file.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use semgraph_storage::{
     keys, ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
@@ -473,16 +473,8 @@ fn anchor_endpoint(
     verb: &str,
     path: &str,
 ) -> Result<(), IndexError> {
-    let hosts: &[String] = reach.map_or(&[], |r| &r.hosts);
-    let ports: &[u16] = reach.map_or(&[], |r| &r.ports);
-    let names = std::iter::once(service).chain(
-        hosts
-            .iter()
-            .map(String::as_str)
-            .filter(|h| !h.eq_ignore_ascii_case(service)),
-    );
     let prefixes = keys::route_prefixes(path);
-    for name in names {
+    for name in reached_as(reach, service) {
         w.add_anchor(id, keys::http_endpoint(name, verb, path))?;
         w.add_anchor(id, keys::http_endpoint(name, ANY_VERB, path))?;
         for prefix in &prefixes {
@@ -490,12 +482,62 @@ fn anchor_endpoint(
             w.add_anchor(id, keys::http_prefix(name, ANY_VERB, prefix))?;
         }
     }
-    for &port in ports {
+    for &port in reach.map_or(&[][..], |r| &r.ports) {
         w.add_anchor(id, keys::http_port(port, verb, path))?;
         w.add_anchor(id, keys::http_port(port, ANY_VERB, path))?;
         for prefix in &prefixes {
             w.add_anchor(id, keys::http_port_prefix(port, verb, prefix))?;
             w.add_anchor(id, keys::http_port_prefix(port, ANY_VERB, prefix))?;
+        }
+    }
+    Ok(())
+}
+
+/// The names `service` is reached by: its own, then the host names its deployments give it.
+fn reached_as<'a>(reach: Option<&'a Reach>, service: &'a str) -> impl Iterator<Item = &'a str> {
+    let hosts: &[String] = reach.map_or(&[], |r| &r.hosts);
+    std::iter::once(service).chain(
+        hosts
+            .iter()
+            .map(String::as_str)
+            .filter(move |h| !h.eq_ignore_ascii_case(service)),
+    )
+}
+
+/// The verbs an HTTP client sends.
+const CLIENT_VERBS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/// Anchors each endpoint of `served` that answers every verb (`@RequestMapping` with no
+/// method) under each verb a client sends, as its service and port answer to them, but
+/// for the verbs its service serves on the same route with an endpoint of their own:
+/// Spring routes those to the endpoint that names the verb, and so does a call here.
+/// A client's call names its verb (`GET /owners`); an endpoint of every verb is anchored
+/// under `ANY` and `*` only, so without these anchors no call from another service ever
+/// reached it.
+pub(crate) fn anchor_every_verb(
+    w: &mut ProductWriter,
+    reach: &BTreeMap<String, Reach>,
+    served: &[ServedRoute],
+) -> Result<(), IndexError> {
+    // Served routes are keyed by the lower-cased service name, as link keys are.
+    let reach: BTreeMap<String, &Reach> = reach.iter().map(|(k, v)| (k.to_lowercase(), v)).collect();
+    let taken: BTreeSet<(&str, &str, &str)> = served
+        .iter()
+        .map(|s| (s.service.as_str(), s.verb.as_str(), s.route.as_str()))
+        .collect();
+    for s in served.iter().filter(|s| s.verb == "ANY") {
+        let reach = reach.get(&s.service).copied();
+        let verbs = CLIENT_VERBS
+            .into_iter()
+            .filter(|v| !taken.contains(&(s.service.as_str(), v, s.route.as_str())));
+        for verb in verbs {
+            w.add_anchor(s.endpoint, keys::http_route(verb, &s.route))?;
+            for name in reached_as(reach, &s.service) {
+                w.add_anchor(s.endpoint, keys::http_endpoint(name, verb, &s.route))?;
+            }
+            for &port in reach.map_or(&[][..], |r| &r.ports) {
+                w.add_anchor(s.endpoint, keys::http_port(port, verb, &s.route))?;
+            }
         }
     }
     Ok(())

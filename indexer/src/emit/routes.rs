@@ -82,13 +82,13 @@ pub(crate) fn link_concrete(
             .into_iter()
             .filter_map(|length| by_length.get(&(service, length)))
             .flatten();
-        // Its own key links it to a route of its verb served as written; one that answers
-        // every verb (`@RequestMapping` with no method) is anchored under `ANY`, which no
-        // call's key names, so that one is matched here like a template.
-        if routes.clone().any(|s| s.verb == c.verb && s.route == c.route) {
+        // Its own key links it to a route served as written: of its verb, or of every verb
+        // (`@RequestMapping` with no method, anchored under each verb no sibling names;
+        // see `findings::anchor_every_verb`).
+        let verb_fits = |s: &&&ServedRoute| s.verb == c.verb || s.verb == ANY;
+        if routes.clone().filter(verb_fits).any(|s| s.route == c.route) {
             continue;
         }
-        let verb_fits = |s: &&&ServedRoute| s.verb == c.verb || s.verb == ANY;
         let mut best: Vec<(usize, NodeId)> = routes
             .filter(verb_fits)
             .filter_map(|s| fit(&s.route, &c.route).map(|n| (n, s.endpoint)))

@@ -288,7 +288,9 @@ fn routes(
         } else if name == "RequestMapping" {
             let methods = method_names(a);
             if methods.is_empty() {
-                vec!["ANY".to_string()]
+                // Spring Cloud OpenFeign's contract sends a mapping that names no method as
+                // a GET (`SpringMvcContract`): the call is a GET, not one of "any" verb.
+                vec!["GET".to_string()]
             } else {
                 methods
             }
@@ -382,6 +384,7 @@ import c.ServiceNames;
 interface Billing {
     @GetMapping(ServiceNames.INVOICES + "/{id}") Invoice invoice(@PathVariable long id);
     @RequestMapping(value = "/refunds", method = RequestMethod.POST) void refund();
+    @RequestMapping("/health") String health();
 }
 //- /orders/src/main/java/a/Stock.java
 package a;
@@ -413,6 +416,7 @@ config a.Audit -> clients.audit-name via placeholder
 http POST audit-service /api/audit/events feign url=/api/audit/events by a.Audit.record linked (orders/src/main/java/a/Audit.java:4)
 http GET billing-service /api/api/invoices/{id} feign url=/api/api/invoices/{id} by a.Billing.invoice linked (orders/src/main/java/a/Billing.java:5)
 http POST billing-service /api/refunds feign url=/api/refunds by a.Billing.refund linked (orders/src/main/java/a/Billing.java:6)
+http GET billing-service /api/health feign url=/api/health by a.Billing.health linked (orders/src/main/java/a/Billing.java:7)
 config? clients.ledger-url
 http GET  /api/entries feign url=/api/entries by a.Missing.entries unresolved (orders/src/main/java/a/Missing.java:4)
 warning orders/src/main/java/a/Missing.java:2: @FeignClient url of Missing is ${clients.ledger-url}, which no config of its module sets; its calls are kept unresolved, linked to nothing

@@ -300,11 +300,94 @@ class OwnerResourceTest {
     // `/*/visits` and `/{ownerId}/visits` fill alike: two endpoints, so neither is chosen.
     assert!(t("visitsOfTwo").is_empty(), "a tie links nothing");
     assert_eq!(t("aFile"), vec!["GET /owners/files/**"]);
-    // An endpoint of every verb, served as written, beats an owner's variable.
+    // An endpoint of every verb, served as written, beats an owner's variable: the call's
+    // own key reaches it.
     assert_eq!(t("exports"), vec!["ANY /owners/export"]);
-    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&5));
+    assert_eq!(report.stats.get("http-calls.by-route-template"), Some(&4));
     assert_eq!(
         report.stats.get("http-calls.by-route-template.ambiguous"),
         Some(&1)
     );
+}
+
+#[test]
+fn a_call_from_another_service_reaches_an_endpoint_of_every_verb_unless_one_names_its_verb() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let reports = dir.path().join("reports");
+    let caller = dir.path().join("caller");
+    write(
+        &reports,
+        "src/main/resources/application.yml",
+        "spring:\n  application:\n    name: reports-service\n",
+    );
+    write(
+        &reports,
+        "src/main/java/com/reports/ReportResource.java",
+        r#"package com.reports;
+import org.springframework.web.bind.annotation.*;
+@RestController
+@RequestMapping("/reports")
+public class ReportResource {
+    @RequestMapping("/{id}") public String report(@PathVariable long id) { return ""; }
+    @RequestMapping("/latest") public String latest() { return ""; }
+    @GetMapping("/latest") public String latestRead() { return ""; }
+    @RequestMapping("/twice") public String once() { return ""; }
+    @RequestMapping(path = "/twice") public String again() { return ""; }
+}
+"#,
+    );
+    write(
+        &caller,
+        "src/main/resources/application.yml",
+        "spring:\n  application:\n    name: caller-service\n",
+    );
+    write(
+        &caller,
+        "src/main/java/com/caller/Reports.java",
+        r#"package com.caller;
+import org.springframework.web.client.RestTemplate;
+public class Reports {
+    private final RestTemplate rest;
+    public Reports(RestTemplate rest) { this.rest = rest; }
+    public String one(long id) { return rest.getForObject("http://reports-service/reports/{id}", String.class, id); }
+    public void post(long id) { rest.postForObject("http://reports-service/reports/{id}", "x", String.class, id); }
+    public String latest() { return rest.getForObject("http://reports-service/reports/latest", String.class); }
+    public void latestPut() { rest.put("http://reports-service/reports/latest", "x"); }
+    public String twice() { return rest.getForObject("http://reports-service/reports/twice", String.class); }
+}
+"#,
+    );
+    write(
+        &caller,
+        "src/main/java/com/caller/ReportClient.java",
+        r#"package com.caller;
+import org.springframework.cloud.openfeign.FeignClient;
+import org.springframework.web.bind.annotation.*;
+@FeignClient("reports-service")
+public interface ReportClient {
+    @RequestMapping("/reports/{id}") String report(@PathVariable long id);
+}
+"#,
+    );
+    let store_dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(store_dir.path()).expect("store");
+    let company = Company::from_paths(&[reports, caller], None).expect("company");
+    for p in &company.products {
+        index_product(&store, &company, p, &NoProgress).expect("indexes");
+    }
+    let snap = store.snapshot();
+    let t = |m: &str| invoked_endpoints(&snap, &format!("com.caller.{m}"));
+    assert_eq!(t("Reports.one"), vec!["ANY /reports/{id}"]);
+    assert_eq!(t("Reports.post"), vec!["ANY /reports/{id}"]);
+    // A mapping that names the verb takes that verb; the others stay with every verb's.
+    assert_eq!(t("Reports.latest"), vec!["GET /reports/latest"]);
+    assert_eq!(t("Reports.latestPut"), vec!["ANY /reports/latest"]);
+    assert!(
+        t("Reports.twice").is_empty(),
+        "two endpoints of every verb: ambiguous"
+    );
+    // Feign sends a mapping with no method as a GET.
+    let feign = invoked_by_the_call_of(&snap, "com.caller.ReportClient.report");
+    assert_eq!(feign.len(), 1);
+    assert_eq!(feign[0].name, "ANY /reports/{id}");
 }

@@ -961,3 +961,37 @@ fn the_diagrams_name_every_service_and_boundary_of_their_tables() {
         "the fixture's publisher produces a topic, so the check above saw one"
     );
 }
+
+#[test]
+fn the_service_map_has_exactly_the_dependencies_within_a_product_expected_md_lists() {
+    let doc = ask("recipes", "service-map", &[]);
+    let json = doc.json_value();
+    let deps = json["dependencies"].as_array().expect("dependencies");
+    let within: BTreeSet<Vec<String>> = deps
+        .iter()
+        .filter(|d| d["from"]["product"] == d["to"]["product"])
+        .map(|d| {
+            vec![
+                d["from"]["product"].as_str().unwrap_or_default().to_string(),
+                d["from"]["service"].as_str().unwrap_or_default().to_string(),
+                d["to"]["service"].as_str().unwrap_or_default().to_string(),
+                d["kind"].as_str().unwrap_or_default().to_string(),
+                d["detail"].as_str().unwrap_or_default().to_string(),
+            ]
+        })
+        .collect();
+    let expected: BTreeSet<Vec<String>> = expected_rows("Service map").into_iter().collect();
+    assert_eq!(within, expected, "{}", doc.markdown);
+    assert!(
+        json["unreached"].as_array().is_some_and(Vec::is_empty),
+        "{}",
+        doc.markdown
+    );
+    // Every HTTP dependency names the service on each side.
+    for d in deps.iter().filter(|d| d["kind"] == "http") {
+        assert!(
+            d["from"]["service"].is_string() && d["to"]["service"].is_string(),
+            "{d}"
+        );
+    }
+}

@@ -373,7 +373,7 @@ static CATALOG: &[EndpointSpec] = &[
             SCOPE,
         ],
     ),
-    recipe("service-map", "Products and their HTTP, messaging and shared-table dependencies, with a diagram", &[SCOPE]),
+    recipe("service-map", "Services and their HTTP, messaging and shared-table dependencies, within and across products, with a diagram", &[SCOPE]),
     recipe(
         "change-impact",
         "What a change breaks: a unified diff (or a git range of an indexed repository) mapped to the methods, types, endpoints, tables, columns and config keys it touches, then one consolidated impact with the tests that reach it",

@@ -1,10 +1,17 @@
-//! `service-map`: the products and how they depend on each other — HTTP calls resolved to
-//! another product's endpoints, topics one produces and another consumes, and tables one
-//! product's code or schema uses that another owns — with a mermaid diagram.
+//! `service-map`: the services of the company and how they depend on each other — HTTP
+//! calls resolved to another service's endpoints, topics one produces and another
+//! consumes, and tables one product's code or schema uses that another owns — with a
+//! mermaid diagram.
+//!
+//! A dependency is drawn between services, not only between products: a repository of
+//! microservices (one product, a service per deployable module) depends on itself through
+//! its services' calls, and a map of products alone would show none of it. A call to a
+//! service of the company that reaches no endpoint of it is said apart from the calls
+//! that leave the company: it names no outside host, and it reached nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use semgraph_storage::{Direction, EdgeKind, NodeFlags, NodeKind};
+use semgraph_storage::{Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind};
 use serde::Serialize;
 
 use super::header;
@@ -16,16 +23,44 @@ use crate::render::{document, tick};
 use crate::trace::Trace;
 use crate::Document;
 
-const VERSION: &str = "service-map/1";
+const VERSION: &str = "service-map/2";
 /// Most nodes the diagram draws.
 const DIAGRAM_NODES: usize = 60;
+/// Most rows of calls to a service of the company that reached no endpoint of it.
+const UNREACHED_ROWS: usize = 50;
+/// How many Contains edges up from a method its service's file may be (method → nested
+/// types → file).
+const CONTAINS_HOPS: usize = 8;
+
+/// One end of a dependency: a product and the service in it (`None` for what belongs to
+/// the product as a whole, such as a table of its schema).
+#[derive(Serialize, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct End {
+    product: String,
+    service: Option<String>,
+}
 
 #[derive(Serialize, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Dependency {
-    from: String,
-    to: String,
+    from: End,
+    to: End,
     kind: &'static str,
     detail: String,
+}
+
+/// A call to a service of the company that no endpoint of it answers.
+#[derive(Serialize, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Unreached {
+    from: End,
+    service: String,
+    call: String,
+}
+
+/// A host outside the company that a service calls.
+#[derive(Serialize, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct External {
+    from: End,
+    host: String,
 }
 
 #[derive(Serialize)]
@@ -33,8 +68,60 @@ struct ServiceMap {
     recipe_version: &'static str,
     products: Vec<(String, String)>,
     dependencies: Vec<Dependency>,
-    external_hosts: Vec<(String, String)>,
+    /// Calls to services of the company that reached no endpoint of theirs.
+    unreached: Vec<Unreached>,
+    /// Services and the hosts outside the company they call.
+    external_hosts: Vec<External>,
     trace: Trace,
+}
+
+/// Which service each node a Service contains (its files, endpoints) belongs to, read
+/// once from the in-memory Contains edges; code is placed by walking up from it.
+struct Deployments {
+    by_node: HashMap<u32, String>,
+}
+
+impl Deployments {
+    fn read(ctx: &Ctx<'_>) -> Result<Deployments, QueryError> {
+        let mut by_node = HashMap::new();
+        for service in ctx.load(ctx.snap.nodes_of_kind(NodeKind::Service).iter())? {
+            for child in ctx
+                .adj()
+                .neighbors(service.id, Direction::Out, EdgeKind::Contains)
+            {
+                by_node.insert(child.0, service.name.clone());
+            }
+        }
+        Ok(Deployments { by_node })
+    }
+
+    /// The service `node` is deployed in: the first Service found up its Contains edges
+    /// (method → type → file → service), else its own `service` attribute; `None` for what
+    /// lies outside every service.
+    fn service(&self, ctx: &Ctx<'_>, node: &Node) -> Option<String> {
+        let mut frontier = vec![node.id];
+        for _ in 0..CONTAINS_HOPS {
+            if let Some(s) = frontier.iter().find_map(|id| self.by_node.get(&id.0)) {
+                return Some(s.clone());
+            }
+            let next: Vec<NodeId> = frontier
+                .iter()
+                .flat_map(|id| ctx.adj().neighbors(*id, Direction::In, EdgeKind::Contains))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        node.attr("service").map(str::to_string)
+    }
+
+    fn end(&self, ctx: &Ctx<'_>, node: &Node) -> End {
+        End {
+            product: ctx.product_name(node.product),
+            service: self.service(ctx, node),
+        }
+    }
 }
 
 pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
@@ -43,28 +130,52 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         ctx.of_kind(NodeKind::Product, Some(s))?;
     }
     let mut trace = Trace::default();
+    let deployments = Deployments::read(ctx)?;
     let mut deps: BTreeSet<Dependency> = BTreeSet::new();
-    let mut external: BTreeSet<(String, String)> = BTreeSet::new();
-    trace.step("HTTP calls between products", || -> Result<_, QueryError> {
+    let mut unreached: BTreeSet<Unreached> = BTreeSet::new();
+    let mut external: BTreeSet<External> = BTreeSet::new();
+    trace.step("HTTP calls between services", || -> Result<_, QueryError> {
+        let services: BTreeSet<String> = deployments.by_node.values().map(|s| s.to_lowercase()).collect();
         let mut n = 0;
         // Production calls only: a test calling a service (its own, through MockMvc, or
-        // another) makes no dependency between products.
+        // another) makes no dependency between services.
         let calls = ctx.snap.nodes_of_kind(NodeKind::HttpCall) - ctx.snap.nodes_with_flag(NodeFlags::TEST);
         for call in ctx.load(calls.iter())? {
-            let from = ctx.product_name(call.product);
+            // The call is made by its caller (a method, or a gateway route's config key).
+            let callers = ctx.neighbor_nodes(call.id, Direction::In, EdgeKind::Calls)?;
+            let from = match callers.first() {
+                Some(caller) => deployments.end(ctx, caller),
+                None => deployments.end(ctx, &call),
+            };
             let targets = ctx.neighbor_nodes(call.id, Direction::Out, EdgeKind::Invokes)?;
             if targets.is_empty() {
                 if let Some(host) = call.attr("target-service") {
-                    external.insert((from.clone(), host.to_string()));
+                    if services.contains(&host.to_lowercase()) {
+                        unreached.insert(Unreached {
+                            from,
+                            service: host.to_string(),
+                            call: call.name.clone(),
+                        });
+                    } else {
+                        external.insert(External {
+                            from,
+                            host: host.to_string(),
+                        });
+                    }
                 }
+                continue;
             }
             for e in targets {
                 n += 1;
+                let to = End {
+                    product: ctx.product_name(e.product),
+                    service: Some(ctx.service_of(&e)),
+                };
                 deps.insert(Dependency {
                     from: from.clone(),
-                    to: ctx.product_name(e.product),
+                    to,
                     kind: "http",
-                    detail: format!("{} {}", ctx.service_of(&e), e.name),
+                    detail: e.name.clone(),
                 });
             }
         }
@@ -79,8 +190,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 for c in &consumers {
                     n += 1;
                     deps.insert(Dependency {
-                        from: ctx.product_name(p.product),
-                        to: ctx.product_name(c.product),
+                        from: deployments.end(ctx, p),
+                        to: deployments.end(ctx, c),
                         kind: "messaging",
                         detail: format!("{} ({})", topic.name, topic.attr("broker").unwrap_or("")),
                     });
@@ -99,12 +210,15 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 (EdgeKind::References, "foreign key"),
             ] {
                 for user in ctx.neighbor_nodes(table.id, Direction::In, kind)? {
-                    let from = ctx.product_name(user.product);
-                    if from != owner {
+                    let from = deployments.end(ctx, &user);
+                    if from.product != owner {
                         n += 1;
                         deps.insert(Dependency {
                             from,
-                            to: owner.clone(),
+                            to: End {
+                                product: owner.clone(),
+                                service: None,
+                            },
                             kind: "shared-table",
                             detail: format!("{word} {}", table.name),
                         });
@@ -119,16 +233,24 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         .filter(|p| scope.is_none_or(|s| s == p.name))
         .map(|p| (p.name.clone(), p.area.clone()))
         .collect();
-    let keep = |d: &Dependency| scope.is_none_or(|s| d.from == s || d.to == s);
-    let dependencies: Vec<Dependency> = deps.into_iter().filter(|d| keep(d) && d.from != d.to).collect();
-    let external_hosts: Vec<(String, String)> = external
+    let keep = |from: &End, to: &End| scope.is_none_or(|s| from.product == s || to.product == s);
+    let dependencies: Vec<Dependency> = deps
         .into_iter()
-        .filter(|(p, _)| scope.is_none_or(|s| s == p))
+        .filter(|d| keep(&d.from, &d.to) && d.from != d.to)
+        .collect();
+    let unreached: Vec<Unreached> = unreached
+        .into_iter()
+        .filter(|u| scope.is_none_or(|s| s == u.from.product))
+        .collect();
+    let external_hosts: Vec<External> = external
+        .into_iter()
+        .filter(|e| scope.is_none_or(|s| s == e.from.product))
         .collect();
     let result = ServiceMap {
         recipe_version: VERSION,
         products,
         dependencies,
+        unreached,
         external_hosts,
         trace,
     };
@@ -139,13 +261,128 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         return document(&title, md.finish(), &result);
     }
     md.h2("Diagram");
+    diagram(&result).write(&mut md);
+    md.h2("Dependencies");
+    let rows: Vec<Vec<String>> = result
+        .dependencies
+        .iter()
+        .map(|d| {
+            vec![
+                d.from.product.clone(),
+                service_cell(&d.from),
+                d.to.product.clone(),
+                service_cell(&d.to),
+                d.kind.to_string(),
+                tick(&d.detail),
+            ]
+        })
+        .collect();
+    md.table(
+        &["from", "from service", "to", "to service", "kind", "detail"],
+        &rows,
+        "No dependency between services is indexed.",
+    );
+    md.h2("Calls to services of the company that reach no endpoint");
+    let rows: Vec<Vec<String>> = result
+        .unreached
+        .iter()
+        .take(UNREACHED_ROWS)
+        .map(|u| {
+            vec![
+                u.from.product.clone(),
+                service_cell(&u.from),
+                tick(&u.service),
+                tick(&u.call),
+            ]
+        })
+        .collect();
+    md.table(
+        &["from", "from service", "calls service", "call"],
+        &rows,
+        "Every call to a service of the company reaches one of its endpoints.",
+    );
+    if result.unreached.len() > UNREACHED_ROWS {
+        md.para(&format!(
+            "… and {} more (first {UNREACHED_ROWS} shown).",
+            result.unreached.len() - UNREACHED_ROWS
+        ));
+    }
+    if !result.unreached.is_empty() {
+        md.para(
+            "The service is indexed but none of its endpoints answers the call's verb and route: \
+             the route may be served under a prefix no indexed config gives it, by code semgraph \
+             does not read, or not at all. These calls are no dependency above.",
+        );
+    }
+    md.h2("External services");
+    let rows: Vec<Vec<String>> = result
+        .external_hosts
+        .iter()
+        .map(|e| vec![e.from.product.clone(), service_cell(&e.from), tick(&e.host)])
+        .collect();
+    md.table(
+        &["product", "service", "calls host"],
+        &rows,
+        "No call leaves the company (or none could be resolved to a host).",
+    );
+    document(&title, md.finish(), &result)
+}
+
+/// A service as a table cell: `—` for what belongs to its product as a whole.
+fn service_cell(end: &End) -> String {
+    end.service.as_deref().map(tick).unwrap_or_else(|| "—".into())
+}
+
+/// The diagram's key and label of one end: its service, or its product.
+fn node_of(end: &End) -> (String, String) {
+    match &end.service {
+        Some(s) => (format!("service:{}/{s}", end.product), s.clone()),
+        None => (format!("product:{}", end.product), end.product.clone()),
+    }
+}
+
+/// Services grouped by product (a product with none in a dependency is drawn as itself),
+/// an edge per dependency kind between two services, and the hosts outside the company.
+fn diagram(r: &ServiceMap) -> Flowchart {
     let mut chart = Flowchart::new(DIAGRAM_NODES);
-    for (p, a) in &result.products {
-        chart.node(p, p, Shape::Box, Some((a, &format!("area: {a}"))), "product");
+    let areas: HashMap<&str, &str> = r.products.iter().map(|(p, a)| (p.as_str(), a.as_str())).collect();
+    let group = |product: &str| format!("{product} · area: {}", areas.get(product).copied().unwrap_or(""));
+    let ends = r
+        .dependencies
+        .iter()
+        .flat_map(|d| [&d.from, &d.to])
+        .chain(r.unreached.iter().map(|u| &u.from))
+        .chain(r.external_hosts.iter().map(|e| &e.from));
+    let mut drawn: BTreeSet<&str> = BTreeSet::new();
+    for end in ends {
+        let (key, label) = node_of(end);
+        let kind = if end.service.is_some() {
+            "service"
+        } else {
+            "product"
+        };
+        chart.node(
+            &key,
+            &label,
+            Shape::Box,
+            Some((&end.product, &group(&end.product))),
+            kind,
+        );
+        drawn.insert(&end.product);
+    }
+    for (p, _) in r.products.iter().filter(|(p, _)| !drawn.contains(p.as_str())) {
+        let end = End {
+            product: p.clone(),
+            service: None,
+        };
+        let (key, label) = node_of(&end);
+        chart.node(&key, &label, Shape::Box, Some((p, &group(p))), "product");
     }
     let mut edges: BTreeMap<(String, String, &str), usize> = BTreeMap::new();
-    for d in &result.dependencies {
-        *edges.entry((d.from.clone(), d.to.clone(), d.kind)).or_default() += 1;
+    for d in &r.dependencies {
+        *edges
+            .entry((node_of(&d.from).0, node_of(&d.to).0, d.kind))
+            .or_default() += 1;
     }
     for ((from, to, kind), n) in &edges {
         let line = if *kind == "messaging" {
@@ -155,33 +392,10 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         };
         chart.edge(from, to, &format!("{kind} ×{n}"), line);
     }
-    for (p, host) in &result.external_hosts {
-        let key = format!("external:{host}");
-        chart.node(&key, host, Shape::Stadium, None, "external service");
-        chart.edge(p, &key, "http", Line::Solid);
+    for e in &r.external_hosts {
+        let key = format!("external:{}", e.host);
+        chart.node(&key, &e.host, Shape::Stadium, None, "external service");
+        chart.edge(&node_of(&e.from).0, &key, "http", Line::Solid);
     }
-    chart.write(&mut md);
-    md.h2("Dependencies");
-    let rows: Vec<Vec<String>> = result
-        .dependencies
-        .iter()
-        .map(|d| vec![d.from.clone(), d.to.clone(), d.kind.to_string(), tick(&d.detail)])
-        .collect();
-    md.table(
-        &["from", "to", "kind", "detail"],
-        &rows,
-        "No dependency between products is indexed.",
-    );
-    md.h2("External services");
-    let rows: Vec<Vec<String>> = result
-        .external_hosts
-        .iter()
-        .map(|(p, h)| vec![p.clone(), tick(h)])
-        .collect();
-    md.table(
-        &["product", "calls host"],
-        &rows,
-        "No call leaves the company (or none could be resolved to a host).",
-    );
-    document(&title, md.finish(), &result)
+    chart
 }

@@ -1588,9 +1588,18 @@ impl Snapshot {
             .collect()
     }
 
-    /// Link references that did not become edges, across products.
+    /// Link references that did not become edges, across products, by node and key.
     pub fn unlinked(&self) -> &[UnlinkedRef] {
         &self.state.unlinked
+    }
+
+    /// The references of `node` that did not become edges (a binary search: they are
+    /// kept sorted by node).
+    pub fn unlinked_of(&self, node: NodeId) -> &[UnlinkedRef] {
+        let all = &self.state.unlinked;
+        let from = all.partition_point(|r| r.from < node.0);
+        let to = from + all[from..].partition_point(|r| r.from == node.0);
+        &all[from..to]
     }
 
     /// The recorded index runs of `product` (its newest [`KEPT_RUNS`]), oldest first. Only

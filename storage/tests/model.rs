@@ -200,6 +200,12 @@ fn check(store: &Store, model: &BTreeMap<String, ProductModel>) -> Result<(), Te
     }
     prop_assert_eq!(&actual_out, &expected_edges);
     prop_assert_eq!(&actual_in, &expected_edges, "in-adjacency is the transpose");
+    // A node's unlinked references, found by binary search, are those a scan finds.
+    for &id in id_of.values() {
+        let scanned: Vec<_> = snap.unlinked().iter().filter(|r| r.from == id.0).collect();
+        let searched: Vec<_> = snap.unlinked_of(id).iter().collect();
+        prop_assert_eq!(searched, scanned);
+    }
 
     for &kind in KINDS {
         let got: BTreeSet<Key> = snap

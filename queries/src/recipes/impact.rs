@@ -89,6 +89,7 @@ pub(crate) struct TopicRow {
 #[derive(Serialize)]
 pub(crate) struct TableRow {
     pub(crate) table: String,
+    /// The product whose schema defines the table; empty when none does.
     pub(crate) product: String,
     pub(crate) written_by: Vec<String>,
 }
@@ -745,8 +746,43 @@ pub(crate) fn consolidate(
                 row.written_by.push(method_display(p));
             }
         }
-        let rows: Vec<TableRow> = merged.into_values().collect();
-        let msg = format!("{} table(s)", rows.len());
+        let mut rows: Vec<TableRow> = merged.into_values().collect();
+        // Tables no indexed schema defines (made at run time by `ddl-auto`, or kept in
+        // another repository): the writes that found no table, by the name code gives.
+        let mut undefined: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+        for m in reach.iter() {
+            for r in ctx.snap.unlinked_of(NodeId(m)) {
+                if r.kind == EdgeKind::Writes && r.candidates == 0 {
+                    if let Some(table) = r.key.strip_prefix("table:") {
+                        undefined.entry(table).or_default().push(m);
+                    }
+                }
+            }
+        }
+        let named = rows.len();
+        if !undefined.is_empty() {
+            let writers = ctx.load_map(undefined.values().flatten().copied())?;
+            for (table, by) in undefined {
+                rows.push(TableRow {
+                    table: table.to_string(),
+                    product: String::new(),
+                    written_by: by
+                        .iter()
+                        .filter_map(|m| writers.get(m))
+                        .map(method_display)
+                        .collect(),
+                });
+            }
+        }
+        let msg = if rows.len() > named {
+            format!(
+                "{} table(s), {} of them defined by no indexed schema",
+                rows.len(),
+                rows.len() - named
+            )
+        } else {
+            format!("{} table(s)", rows.len())
+        };
         Ok((rows, msg))
     })?;
 
@@ -1083,7 +1119,11 @@ pub(crate) fn render_reach(md: &mut Md, r: &Reach<'_>) {
         .map(|t| {
             vec![
                 tick(&t.table),
-                t.product.clone(),
+                if t.product.is_empty() {
+                    "no indexed schema".to_string()
+                } else {
+                    t.product.clone()
+                },
                 t.written_by
                     .iter()
                     .map(|w| tick(w))

@@ -1,6 +1,15 @@
 //! `table-analysis`: one table across the SQL graph and the code graph in one call —
 //! columns, keys, foreign keys in and out, indexes, triggers, views, routines, and the code
 //! that reads or writes it, with the endpoints that reach that code.
+//!
+//! Many services keep no DDL beside their code (the schema is made at run time by
+//! `ddl-auto`, or lives in another repository): their entities and SQL name tables that no
+//! indexed schema defines, so no Table node answers and the references stay unlinked. A
+//! table asked for by such a name is answered from those references — the entities mapped
+//! to it, the code that reads or writes it, the endpoints reaching that code — and says
+//! that its columns and keys are unknown.
+
+use std::collections::HashMap;
 
 use semgraph_storage::{Direction, EdgeKind, NodeKind};
 use serde::Serialize;
@@ -42,11 +51,21 @@ struct Analysis {
     endpoints: Vec<String>,
 }
 
+/// A table no indexed schema defines, as the code names it.
+#[derive(Serialize)]
+struct NamedInCode {
+    entities: Vec<String>,
+    usages: Vec<UsageRow>,
+    endpoints: Vec<String>,
+}
+
 #[derive(Serialize)]
 struct TableAnalysis {
     recipe_version: &'static str,
     table: String,
     analyses: Vec<Analysis>,
+    /// When no table or view matches: what the code says of a table by that name.
+    named_in_code: Option<NamedInCode>,
     trace: Trace,
 }
 
@@ -129,41 +148,9 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             let msg = format!("{reads} reads, {} writes", u.len() - reads);
             Ok((u, msg))
         })?;
-        let endpoints = trace.step(
-            "endpoints and entry points that reach it",
-            || -> Result<_, QueryError> {
-                let users: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
-                let (layers, _, cut) = blast_radius_until(
-                    ctx.adj(),
-                    &users,
-                    REACH_DEPTH,
-                    |_, reached| reached <= REACH_BUDGET,
-                    |_, _| false,
-                );
-                let mut all = users.clone();
-                for l in &layers {
-                    all |= l;
-                }
-                let mut eps = ctx.load(reached_entry_points(ctx.adj(), &all).iter())?;
-                eps.sort_by(|a, b| (ctx.service_of(a), &a.name).cmp(&(ctx.service_of(b), &b.name)));
-                let names: Vec<String> = eps
-                    .iter()
-                    .map(|e| format!("{} {}", ctx.service_of(e), e.name))
-                    .collect();
-                let n = names.len();
-                Ok((
-                    names,
-                    if cut {
-                        format!(
-                            "{n} within {} levels of callers of its readers and writers, where the search stopped at its budget of {REACH_BUDGET} methods: endpoints reached only further up may be missing",
-                            layers.len()
-                        )
-                    } else {
-                        format!("{n} within {REACH_DEPTH} levels of callers of its readers and writers")
-                    },
-                ))
-            },
-        )?;
+        let endpoints = trace.step("endpoints and entry points that reach it", || {
+            reaching_endpoints(ctx, &usages)
+        })?;
         let mapped = ctx.neighbor_nodes(t.id, Direction::In, EdgeKind::MapsTo)?;
         // Copies of one entity in several modules are told apart by their files.
         let entities: Vec<String> = mapped
@@ -194,16 +181,26 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
             endpoints,
         });
     }
+    let named_in_code = if found.is_empty() {
+        named_in_code(ctx, &name, &mut trace)?
+    } else {
+        None
+    };
     let result = TableAnalysis {
         recipe_version: VERSION,
         table: name.clone(),
         analyses,
+        named_in_code,
         trace,
     };
     let title = format!("Table analysis: {name}");
     let mut md = header(&title, VERSION, &result.trace);
-    if result.analyses.is_empty() {
-        md.para(&format!("Nothing to analyse: no indexed table or view is called `{name}` (nearest names in the steps above)."));
+    match &result.named_in_code {
+        Some(c) => render_named_in_code(&mut md, &name, c),
+        None if result.analyses.is_empty() => {
+            md.para(&format!("Nothing to analyse: no indexed table or view is called `{name}` (nearest names in the steps above)."));
+        }
+        None => {}
     }
     for a in &result.analyses {
         md.h2(&format!(
@@ -270,4 +267,124 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         }
     }
     document(&title, md.finish(), &result)
+}
+
+/// The endpoints and entry points within [`REACH_DEPTH`] levels of callers of `usages`'
+/// methods, as `service name` lines, with the step's summary.
+fn reaching_endpoints(ctx: &Ctx<'_>, usages: &[UsageRow]) -> Result<(Vec<String>, String), QueryError> {
+    let users: roaring::RoaringBitmap = usages.iter().map(|u| u.method.id).collect();
+    let (layers, _, cut) = blast_radius_until(
+        ctx.adj(),
+        &users,
+        REACH_DEPTH,
+        |_, reached| reached <= REACH_BUDGET,
+        |_, _| false,
+    );
+    let mut all = users.clone();
+    for l in &layers {
+        all |= l;
+    }
+    let mut eps = ctx.load(reached_entry_points(ctx.adj(), &all).iter())?;
+    eps.sort_by(|a, b| (ctx.service_of(a), &a.name).cmp(&(ctx.service_of(b), &b.name)));
+    let names: Vec<String> = eps
+        .iter()
+        .map(|e| format!("{} {}", ctx.service_of(e), e.name))
+        .collect();
+    let n = names.len();
+    let summary = if cut {
+        format!(
+            "{n} within {} levels of callers of its readers and writers, where the search stopped at its budget of {REACH_BUDGET} methods: endpoints reached only further up may be missing",
+            layers.len()
+        )
+    } else {
+        format!("{n} within {REACH_DEPTH} levels of callers of its readers and writers")
+    };
+    Ok((names, summary))
+}
+
+/// What the code says of table `name` when no indexed schema defines it: the references
+/// to it that found no table (entities mapped to it, code reading or writing it), or
+/// `None` when nothing names it either.
+fn named_in_code(ctx: &Ctx<'_>, name: &str, trace: &mut Trace) -> Result<Option<NamedInCode>, QueryError> {
+    let key = semgraph_storage::keys::table(name);
+    let refs: Vec<(u32, EdgeKind)> = ctx
+        .snap
+        .unlinked()
+        .iter()
+        .filter(|r| r.candidates == 0 && r.key == key)
+        .filter(|r| matches!(r.kind, EdgeKind::Reads | EdgeKind::Writes | EdgeKind::MapsTo))
+        .map(|r| (r.from, r.kind))
+        .collect();
+    if refs.is_empty() {
+        return Ok(None);
+    }
+    let (entities, usages) = trace.step("code that names it, though no schema defines it", || -> Result<_, QueryError> {
+        let nodes: HashMap<u32, semgraph_storage::Node> = ctx.load_map(refs.iter().map(|(id, _)| *id))?;
+        let mut entities: Vec<String> = Vec::new();
+        let mut usages: Vec<UsageRow> = Vec::new();
+        for (id, kind) in &refs {
+            let Some(n) = nodes.get(id) else {
+                continue;
+            };
+            match kind {
+                EdgeKind::MapsTo => entities.push(n.display_name().to_string()),
+                EdgeKind::Reads | EdgeKind::Writes if n.kind == NodeKind::Method => usages.push(UsageRow {
+                    method: NodeRef::of(ctx, n),
+                    mode: if *kind == EdgeKind::Reads { "read" } else { "write" },
+                    via: None,
+                    lines: Vec::new(),
+                }),
+                _ => {}
+            }
+        }
+        entities.sort();
+        entities.dedup();
+        usages.sort_by(|a, b| {
+            (&a.method.product, a.method.display(), a.mode).cmp(&(&b.method.product, b.method.display(), b.mode))
+        });
+        let reads = usages.iter().filter(|u| u.mode == "read").count();
+        let msg = format!(
+            "{} entities, {reads} reads, {} writes name `{name}`, which no indexed DDL, migration or changelog defines",
+            entities.len(),
+            usages.len() - reads
+        );
+        Ok(((entities, usages), msg))
+    })?;
+    let endpoints = trace.step("endpoints and entry points that reach it", || {
+        reaching_endpoints(ctx, &usages)
+    })?;
+    Ok(Some(NamedInCode {
+        entities,
+        usages,
+        endpoints,
+    }))
+}
+
+fn render_named_in_code(md: &mut crate::render::Md, name: &str, c: &NamedInCode) {
+    md.h2(&format!(
+        "table `{name}`: named by code, defined by no indexed schema"
+    ));
+    let writers = c.usages.iter().filter(|u| u.mode == "write").count();
+    md.para(&format!(
+        "No DDL, migration or changelog of the indexed repositories creates `{name}`, but code names it: mapped by {}; {} reader(s) and {writers} writer(s) in code. \
+         Its columns, keys, indexes and triggers are unknown: the schema may be made at run time (`ddl-auto`) or kept outside the indexed repositories.",
+        crate::primitives::db::list(&c.entities),
+        c.usages.len() - writers,
+    ));
+    md.h3("Code that reads or writes it");
+    let rows = &c.usages[..c.usages.len().min(ROWS)];
+    usages_table(
+        md,
+        rows,
+        "No indexed code reads or writes it; only entities are mapped to it.",
+    );
+    more(md, c.usages.len(), rows.len(), "the JSON answer lists them all");
+    md.h3("Endpoints and entry points that reach it");
+    if c.endpoints.is_empty() {
+        md.para(
+            "None found: no endpoint, job or listener reaches the code above within six levels of callers.",
+        );
+    } else {
+        md.bullets(c.endpoints.iter().map(|e| tick(e)));
+    }
 }

@@ -284,6 +284,46 @@ a.Service.run -> ext org.springframework.web.client.RestTemplate.exchange
 }
 
 #[test]
+fn a_supertype_imported_on_demand_from_outside_the_product_holds_the_inherited_methods() {
+    check(
+        r#"
+//- /src/a/Account.java
+package a;
+public class Account { }
+//- /src/a/AccountRepository.java
+package a;
+import org.springframework.data.jpa.repository.*;
+public interface AccountRepository extends JpaRepository<Account, Long> { }
+//- /src/a/Broken.java
+package a;
+import org.springframework.data.jpa.repository.*;
+import org.springframework.data.repository.*;
+public interface Broken extends CrudRepository<Account, Long> { }
+//- /src/a/Failure.java
+package a;
+import org.springframework.data.jpa.repository.*;
+public class Failure extends ReflectiveOperationException { }
+//- /src/a/Service.java
+package a;
+public class Service {
+    private final AccountRepository accounts;
+    private final Broken broken;
+    void run(Account a, Failure f) {
+        accounts.save(a);
+        broken.save(a);
+        f.getMessage();
+    }
+}
+"#,
+        r#"
+a.Service.run -> ? no method save on a.Broken
+a.Service.run -> ext java.lang.ReflectiveOperationException.getMessage
+a.Service.run -> ext org.springframework.data.jpa.repository.JpaRepository.save
+"#,
+    );
+}
+
+#[test]
 fn static_imports() {
     check(
         r#"

@@ -408,16 +408,12 @@ impl SymbolTable {
     /// The supertypes type `fqn` writes, bound as far as the table now tells.
     fn supertypes(&self, fqn: &str) -> Option<(Option<String>, Vec<String>)> {
         let t = self.ty(fqn)?;
-        let extends: Vec<Option<TypeRef>> = t
-            .extends_written
-            .iter()
-            .map(|w| self.resolve_type(w, fqn))
-            .collect();
-        let implements: Vec<Option<TypeRef>> = t
-            .implements_written
-            .iter()
-            .map(|w| self.resolve_type(w, fqn))
-            .collect();
+        let bind = |w: &Name| {
+            self.resolve_type(w, fqn)
+                .or_else(|| self.imported_on_demand(w, t))
+        };
+        let extends: Vec<Option<TypeRef>> = t.extends_written.iter().map(bind).collect();
+        let implements: Vec<Option<TypeRef>> = t.implements_written.iter().map(bind).collect();
         let mut superclass = None;
         let mut interfaces = Vec::new();
         for r in extends.into_iter().flatten() {
@@ -430,6 +426,40 @@ impl SymbolTable {
         }
         interfaces.extend(implements.into_iter().flatten().map(|r| r.fqn));
         Some((superclass, interfaces))
+    }
+
+    /// A supertype written by a simple name that nothing of the product declares: a type
+    /// of `java.lang` the JDK model knows, else the type of that name in the one package
+    /// imported on demand that the product does not declare (`extends JpaRepository<…>`
+    /// under `import org.springframework.data.jpa.repository.*;`). Left unbound, such a
+    /// type looked like it had no supertype outside the product, and a call of an inherited
+    /// method (`repository.save(…)`) was said to name no method at all. Between two such
+    /// imports nothing is guessed.
+    fn imported_on_demand(&self, written: &str, t: &TypeInfo) -> Option<TypeRef> {
+        let name = erase(written);
+        if name.is_empty() || name.contains(['.', '[']) || is_primitive(&name) {
+            return None;
+        }
+        let lang = format!("java.lang.{name}");
+        if crate::typemodel::jdk::jdk().get(&lang).is_some() {
+            return Some(TypeRef {
+                fqn: lang,
+                internal: false,
+            });
+        }
+        let outside: Vec<&Name> = t
+            .ctx
+            .wildcards
+            .iter()
+            .filter(|w| !self.shared.by_package.contains_key(&***w) && !self.has(w))
+            .collect();
+        match outside.as_slice() {
+            [package] => Some(TypeRef {
+                fqn: format!("{package}.{name}"),
+                internal: false,
+            }),
+            _ => None,
+        }
     }
 
     /// Type `fqn`: this view's own copy, else the shared one.

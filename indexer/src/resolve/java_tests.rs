@@ -324,6 +324,74 @@ a.Service.run -> ext org.springframework.data.jpa.repository.JpaRepository.save
 }
 
 #[test]
+fn members_lombok_generates_are_called_like_written_ones() {
+    check(
+        r#"
+//- /src/a/Dto.java
+package a;
+import lombok.Data;
+@Data
+public class Dto { private String name; private boolean active; private final long id; }
+//- /src/a/Item.java
+package a;
+import lombok.*;
+import lombok.experimental.Accessors;
+@Getter @Setter @Builder @AllArgsConstructor @NoArgsConstructor
+@Accessors(chain = true)
+public class Item { private String sku; @Getter(AccessLevel.NONE) private int qty; }
+//- /src/a/Service.java
+package a;
+import lombok.extern.slf4j.Slf4j;
+import lombok.RequiredArgsConstructor;
+@Slf4j
+@RequiredArgsConstructor
+public class Service {
+    private final Dto dto;
+    void run(Item it) {
+        log.info("x");
+        dto.getName();
+        dto.isActive();
+        dto.setName("n");
+        dto.getId();
+        Item.builder().sku("a").qty(2).build().getSku();
+        new Item().setSku("b").setQty(1);
+        new Item("c", 3);
+        new Service(dto);
+        it.getQty();
+    }
+}
+//- /src/b/Other.java
+package b;
+public class Other {
+    @Data static class X { String y; }
+    void m(X x) { x.getY(); }
+}
+"#,
+        // `qty` has no getter (`AccessLevel.NONE`); `b` imports no Lombok, so its `@Data`
+        // generates nothing.
+        r#"
+a.Service.run -> ? no method getQty on a.Item
+a.Service.run -> a.Dto.getId
+a.Service.run -> a.Dto.getName
+a.Service.run -> a.Dto.isActive
+a.Service.run -> a.Dto.setName
+a.Service.run -> a.Item.<init>()
+a.Service.run -> a.Item.<init>(String, int)
+a.Service.run -> a.Item.ItemBuilder.build
+a.Service.run -> a.Item.ItemBuilder.qty
+a.Service.run -> a.Item.ItemBuilder.sku
+a.Service.run -> a.Item.builder
+a.Service.run -> a.Item.getSku
+a.Service.run -> a.Item.setQty
+a.Service.run -> a.Item.setSku
+a.Service.run -> a.Service.<init>
+a.Service.run -> ext org.slf4j.Logger.info
+b.Other.m -> ? no method getY on b.Other.X
+"#,
+    );
+}
+
+#[test]
 fn static_imports() {
     check(
         r#"

@@ -16,6 +16,7 @@ static KINDS: std::sync::LazyLock<super::KindNames> =
     std::sync::LazyLock::new(|| super::KindNames::of(&tree_sitter_java::LANGUAGE.into()));
 
 mod expr;
+mod lombok;
 mod parse;
 
 pub(crate) use parse::parse_java_file;

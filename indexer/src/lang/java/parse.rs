@@ -14,6 +14,7 @@ use super::{FIELDS, KINDS};
 use crate::lang::{ChildByField as _, KindName as _};
 
 use super::expr;
+use super::lombok;
 use crate::facts::{
     erase, Annotation, CallKind, CallSite, CodeFile, Expr, FieldDecl, Import, Lambda, Local, MethodDecl,
     Param, Receiver, TypeDecl, TypeKind,
@@ -454,7 +455,9 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
+        let lombok_imported = lombok::imported(&self.file.imports);
         let decl = &mut self.file.types[index];
+        let builder = lombok::generate(decl, lombok_imported);
         if kind == TypeKind::Record {
             for p in &record_params {
                 if !decl
@@ -534,6 +537,10 @@ impl<'s> Extractor<'s> {
                     last.strings.append(&mut initializer.strings);
                 }
             }
+        }
+        // The member type `@Builder` generates comes after its outer type, like written ones.
+        if let Some(builder) = builder {
+            self.file.types.push(builder);
         }
     }
 

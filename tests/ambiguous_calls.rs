@@ -3,17 +3,10 @@
 //! `code/callers` and `code/callees` render "one of N possible targets" and carry the count in
 //! JSON, `impact` counts such callers apart — while a call told apart stays plain.
 
-use std::path::Path;
-
 use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Document, Request};
 use semgraph_storage::Store;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
+use semgraph_testkit::write_file as write;
 
 fn ask(store: &Store, domain: &str, endpoint: &str, params: &[(&str, &str)]) -> Document {
     let request = Request::new(domain, endpoint, params.iter().copied());

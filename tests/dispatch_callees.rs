@@ -3,17 +3,10 @@
 //! and default methods — and a call on a receiver narrowed by a cast or a pattern lands on
 //! the narrowed type's method, not the declared one.
 
-use std::path::Path;
-
 use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Document, Request};
 use semgraph_storage::Store;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
+use semgraph_testkit::write_file as write;
 
 fn ask(store: &Store, domain: &str, endpoint: &str, params: &[(&str, &str)]) -> Document {
     let request = Request::new(domain, endpoint, params.iter().copied());

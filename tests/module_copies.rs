@@ -2,17 +2,10 @@
 //! `recipes/table-analysis` lists both copies, told apart by their files, rather than one
 //! name twice (or, as before copies were kept apart, once).
 
-use std::path::Path;
-
 use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Request};
 use semgraph_storage::Store;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
+use semgraph_testkit::write_file as write;
 
 fn pom(artifact: &str) -> String {
     format!(

@@ -8,12 +8,7 @@ use std::path::Path;
 use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Request};
 use semgraph_storage::Store;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
+use semgraph_testkit::write_file as write;
 
 /// A deployable Maven module `dir` named `service`, with `java` as its one class.
 fn module(repo: &Path, dir: &str, service: &str, class: &str, java: &str) {

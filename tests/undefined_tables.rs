@@ -4,17 +4,10 @@
 //! are unknown — where it once said no such table existed — and `impact` lists it among
 //! the tables a change writes.
 
-use std::path::Path;
-
 use semgraph_indexer::{index_product, Company, NoProgress};
 use semgraph_queries::{execute, Caller, Document, Request};
 use semgraph_storage::Store;
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
+use semgraph_testkit::write_file as write;
 
 fn ask(store: &Store, table: &str) -> Document {
     let request = Request::new("recipes", "table-analysis", [("table", table)]);

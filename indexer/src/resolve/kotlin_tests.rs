@@ -723,3 +723,31 @@ a.UseTest.run -> ext org.assertj.core.api.Assertions.assertThat
 "#,
     );
 }
+
+#[test]
+fn a_call_under_a_prefix_operator_or_on_a_class_literal_keeps_its_receiver() {
+    // The grammar nests `!a.b()` as `(!a).b()`; the receiver is still `a`. `X::class.java`
+    // is the JVM's `Class`.
+    check(
+        r#"
+//- /src/a/V.kt
+package a
+import org.springframework.util.StringUtils
+class Box { fun empty(): Boolean = true; fun size(): Int = 0 }
+class V {
+    fun v(name: String?, b: Box) {
+        if (!StringUtils.hasLength(name)) { }
+        if (!b.empty()) { }
+        val n = -b.size()
+        Box::class.java.isAssignableFrom(Box::class.java)
+    }
+}
+"#,
+        r#"
+a.V.v -> a.Box.empty
+a.V.v -> a.Box.size
+a.V.v -> ext java.lang.Class.isAssignableFrom
+a.V.v -> ext org.springframework.util.StringUtils.hasLength
+"#,
+    );
+}

@@ -1930,6 +1930,18 @@ impl<'s> Extractor<'s> {
                 None => Receiver::This,
             },
             "super_expression" => Receiver::Super,
+            // `X::class.java`: the JVM's `Class` of `X`.
+            "navigation_expression"
+                if navigation_op(node) == "."
+                    && navigation_parts(node).is_some_and(|(recv, name)| {
+                        self.text(name) == "java"
+                            && recv.kind_name(&KINDS) == "navigation_expression"
+                            && navigation_op(recv) == "::"
+                            && navigation_parts(recv).is_some_and(|(_, n)| self.text(n) == "class")
+                    }) =>
+            {
+                Receiver::New("java.lang.Class".into())
+            }
             "navigation_expression" if navigation_op(node) != "::" => match navigation_parts(node) {
                 Some((recv, name)) => Receiver::Field(
                     Box::new(self.receiver(recv, m, ctx, depth + 1)),
@@ -1946,6 +1958,12 @@ impl<'s> Extractor<'s> {
                 None => Receiver::Other,
             },
             "string_literal" | "multiline_string_literal" => Receiver::New("String".into()),
+            // The grammar nests `!a.b()` as `(!a).b()` (a prefix operator binds tighter
+            // than a call there, looser in Kotlin): the call's receiver is the operand.
+            "unary_expression" => match node.child_by_field(&FIELDS, "argument") {
+                Some(operand) => self.receiver(operand, m, ctx, depth + 1),
+                None => Receiver::Other,
+            },
             _ => Receiver::Other,
         }
     }

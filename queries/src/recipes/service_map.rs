@@ -184,14 +184,18 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     trace.step("topics produced and consumed", || -> Result<_, QueryError> {
         let mut n = 0;
         for topic in ctx.load(ctx.snap.nodes_of_kind(NodeKind::Topic).iter())? {
-            let producers = ctx.neighbor_nodes(topic.id, Direction::In, EdgeKind::Produces)?;
-            let consumers = ctx.neighbor_nodes(topic.id, Direction::In, EdgeKind::Consumes)?;
+            let ends = |kind| -> Result<Vec<End>, QueryError> {
+                let nodes = ctx.neighbor_nodes(topic.id, Direction::In, kind)?;
+                Ok(nodes.iter().map(|n| deployments.end(ctx, n)).collect())
+            };
+            let producers = ends(EdgeKind::Produces)?;
+            let consumers = ends(EdgeKind::Consumes)?;
             for p in &producers {
                 for c in &consumers {
                     n += 1;
                     deps.insert(Dependency {
-                        from: deployments.end(ctx, p),
-                        to: deployments.end(ctx, c),
+                        from: p.clone(),
+                        to: c.clone(),
                         kind: "messaging",
                         detail: format!("{} ({})", topic.name, topic.attr("broker").unwrap_or("")),
                     });

@@ -339,6 +339,17 @@ import lombok.experimental.Accessors;
 @Getter @Setter @Builder @AllArgsConstructor @NoArgsConstructor
 @Accessors(chain = true)
 public class Item { private String sku; @Getter(AccessLevel.NONE) private int qty; }
+//- /src/a/Base.java
+package a;
+import lombok.experimental.SuperBuilder;
+@SuperBuilder
+public class Base { private String id; }
+//- /src/a/Child.java
+package a;
+import lombok.*;
+import lombok.experimental.SuperBuilder;
+@SuperBuilder @With @AllArgsConstructor
+public class Child extends Base { private String name; }
 //- /src/a/Service.java
 package a;
 import lombok.extern.slf4j.Slf4j;
@@ -358,6 +369,8 @@ public class Service {
         new Item("c", 3);
         new Service(dto);
         it.getQty();
+        Child.builder().name("n").id("i").build();
+        new Child("x").withName("y");
     }
 }
 //- /src/b/Other.java
@@ -368,9 +381,15 @@ public class Other {
 }
 "#,
         // `qty` has no getter (`AccessLevel.NONE`); `b` imports no Lombok, so its `@Data`
-        // generates nothing.
+        // generates nothing. A `@SuperBuilder` chain goes on in the superclass's builder.
         r#"
 a.Service.run -> ? no method getQty on a.Item
+a.Service.run -> a.Base.BaseBuilder.build
+a.Service.run -> a.Base.BaseBuilder.id
+a.Service.run -> a.Child.<init>
+a.Service.run -> a.Child.ChildBuilder.name
+a.Service.run -> a.Child.builder
+a.Service.run -> a.Child.withName
 a.Service.run -> a.Dto.getId
 a.Service.run -> a.Dto.getName
 a.Service.run -> a.Dto.isActive

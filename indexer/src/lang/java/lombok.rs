@@ -51,7 +51,8 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
     let no_args = on_type("NoArgsConstructor");
     let all_args = on_type("AllArgsConstructor");
     let required_args = on_type("RequiredArgsConstructor");
-    let builder = on_type("Builder");
+    let builder = on_type("Builder").or_else(|| on_type("SuperBuilder"));
+    let with = on_type("With");
     let logger = LOGGERS
         .iter()
         .find(|(name, _)| lombok(&decl.annotations, name, imported).is_some());
@@ -84,6 +85,28 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
         if field_getter.is_some_and(|a| !none(a)) || (type_getters && field_getter.is_none()) {
             let name = if fluent { f.name.clone() } else { getter_name(f) };
             add_method(decl, &name, &[], &f.ty, false, f.line);
+        }
+        // `@With`: a copy with one field changed.
+        let field_with = lombok(&f.annotations, "With", imported);
+        if field_with.is_some_and(|a| !none(a))
+            || (with.as_ref().is_some_and(|a| !none(a)) && field_with.is_none())
+        {
+            let name = format!(
+                "with{}",
+                capitalised(
+                    is_prefixed(&f.name)
+                        .filter(|_| f.ty == "boolean")
+                        .unwrap_or(&f.name)
+                )
+            );
+            add_method(
+                decl,
+                &name,
+                &[(f.name.as_str(), f.ty.as_str())],
+                &self_type,
+                false,
+                f.line,
+            );
         }
         let field_setter = lombok(&f.annotations, "Setter", imported);
         let wanted = field_setter.is_some_and(|a| !none(a)) || (type_setters && field_setter.is_none());
@@ -130,13 +153,16 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
         add_method(decl, "<init>", &params, "", false, line);
     }
 
-    builder.map(|_| add_builder(decl, &fields))
+    let super_builder = lombok(&decl.annotations, "SuperBuilder", imported).is_some();
+    builder.map(|_| add_builder(decl, &fields, super_builder))
 }
 
 /// `@Builder`'s static `builder()` and the `NameBuilder` type it returns: a setter-like
 /// method per field, each returning the builder, and `build()`. The builder type is a
-/// member type of `decl`, declared on its line.
-fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl]) -> TypeDecl {
+/// member type of `decl`, declared on its line. `@SuperBuilder`'s is the same, extending
+/// the superclass's builder (whose methods return that builder, where Lombok's generics
+/// return the subclass's: a chain that sets a superclass's field first stops there).
+fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl], super_builder: bool) -> TypeDecl {
     let builder_name = format!("{}Builder", decl.name);
     let line = decl.line_start;
     add_method(decl, "builder", &[], &builder_name, true, line);
@@ -153,6 +179,20 @@ fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl]) -> TypeDecl {
     }
     methods.push(method("build", &[], &decl.name, false, line));
     methods.push(method("<init>", &[], "", false, line));
+    // `@SuperBuilder`'s builder extends the superclass's, whose methods it inherits.
+    let extends: Vec<String> = if super_builder {
+        decl.extends
+            .first()
+            .map(|parent| {
+                let parent = crate::facts::erase(parent);
+                let simple = parent.rsplit('.').next().unwrap_or(&parent).to_string();
+                format!("{parent}.{simple}Builder")
+            })
+            .into_iter()
+            .collect()
+    } else {
+        Vec::new()
+    };
     TypeDecl {
         fqn: format!("{}.{builder_name}", decl.fqn),
         name: builder_name,
@@ -163,7 +203,7 @@ fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl]) -> TypeDecl {
         annotations: Vec::new(),
         type_params: Vec::new(),
         type_param_bounds: Vec::new(),
-        extends: Vec::new(),
+        extends,
         implements: Vec::new(),
         fields: Vec::new(),
         methods,

@@ -379,9 +379,19 @@ public class Other {
     @Data static class X { String y; }
     void m(X x) { x.getY(); }
 }
+//- /src/b/Audited.java
+package b;
+import lombok.*;
+import com.acme.audit.Log;
+@Log @Getter
+public class Audited {
+    private String who;
+    void m() { log.info("x"); getWho(); }
+}
 "#,
         // `qty` has no getter (`AccessLevel.NONE`); `b` imports no Lombok, so its `@Data`
-        // generates nothing. A `@SuperBuilder` chain goes on in the superclass's builder.
+        // generates nothing, nor does another library's `@Log` beside `lombok.*`. A
+        // `@SuperBuilder` chain goes on in the superclass's builder.
         r#"
 a.Service.run -> ? no method getQty on a.Item
 a.Service.run -> a.Base.BaseBuilder.build
@@ -405,6 +415,8 @@ a.Service.run -> a.Item.setQty
 a.Service.run -> a.Item.setSku
 a.Service.run -> a.Service.<init>
 a.Service.run -> ext org.slf4j.Logger.info
+b.Audited.m -> ? unknown name log
+b.Audited.m -> b.Audited.getWho
 b.Other.m -> ? no method getY on b.Other.X
 "#,
     );

@@ -9,8 +9,10 @@
 //! renamed logger field, a changed accessor prefix) is not read, and such a call stays
 //! unresolved as before.
 //!
-//! Only a file that imports from `lombok` (or writes `@lombok.Data`) is read so: another
-//! library's `@Data` or `@Value` generates nothing.
+//! Only a file that imports from `lombok` is read so, and an annotation written by its
+//! simple name is Lombok's only where the file imports it from `lombok` (by name, or on
+//! demand with no other import of that name): another library's `@Data` or `@Log`
+//! generates nothing.
 
 use crate::facts::{Annotation, FieldDecl, Import, MethodDecl, Param, TypeDecl, TypeKind};
 
@@ -26,7 +28,7 @@ const LOGGERS: &[(&str, &str)] = &[
     ("Flogger", "com.google.common.flogger.FluentLogger"),
 ];
 
-/// Whether the file's annotations named by simple name may be Lombok's.
+/// Whether the file imports from Lombok at all (the test before [`generate`]).
 pub(super) fn imported(imports: &[Import]) -> bool {
     imports
         .iter()
@@ -34,13 +36,12 @@ pub(super) fn imported(imports: &[Import]) -> bool {
 }
 
 /// Adds to `decl` what Lombok generates for its annotations and those of its fields, and
-/// returns the member type `@Builder` generates, if any. `imported`: the file imports from
-/// `lombok` (see [`imported`]).
-pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> {
+/// returns the member type `@Builder` generates, if any. `imports`: the file's.
+pub(super) fn generate(decl: &mut TypeDecl, imports: &[Import]) -> Option<TypeDecl> {
     if !matches!(decl.kind, TypeKind::Class | TypeKind::Enum | TypeKind::Record) {
         return None;
     }
-    let on_type = |name: &str| lombok(&decl.annotations, name, imported).cloned();
+    let on_type = |name: &str| lombok(&decl.annotations, name, imports).cloned();
     let data = on_type("Data");
     let value = on_type("Value");
     let getter = on_type("Getter");
@@ -55,7 +56,7 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
     let with = on_type("With");
     let logger = LOGGERS
         .iter()
-        .find(|(name, _)| lombok(&decl.annotations, name, imported).is_some());
+        .find(|(name, _)| lombok(&decl.annotations, name, imports).is_some());
 
     if let Some((_, ty)) = logger {
         if !decl.fields.iter().any(|f| f.name == "log") {
@@ -81,13 +82,13 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
     let type_setters = data.is_some() || setter.as_ref().is_some_and(|a| !none(a));
     let self_type = decl.name.clone();
     for f in &fields {
-        let field_getter = lombok(&f.annotations, "Getter", imported);
+        let field_getter = lombok(&f.annotations, "Getter", imports);
         if field_getter.is_some_and(|a| !none(a)) || (type_getters && field_getter.is_none()) {
             let name = if fluent { f.name.clone() } else { getter_name(f) };
             add_method(decl, &name, &[], &f.ty, false, f.line);
         }
         // `@With`: a copy with one field changed.
-        let field_with = lombok(&f.annotations, "With", imported);
+        let field_with = lombok(&f.annotations, "With", imports);
         if field_with.is_some_and(|a| !none(a))
             || (with.as_ref().is_some_and(|a| !none(a)) && field_with.is_none())
         {
@@ -108,7 +109,7 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
                 f.line,
             );
         }
-        let field_setter = lombok(&f.annotations, "Setter", imported);
+        let field_setter = lombok(&f.annotations, "Setter", imports);
         let wanted = field_setter.is_some_and(|a| !none(a)) || (type_setters && field_setter.is_none());
         if wanted && !is_final(f) {
             let name = if fluent { f.name.clone() } else { setter_name(f) };
@@ -131,7 +132,7 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
     let initialised = |f: &FieldDecl| decl.field_inits.iter().any(|(n, _)| *n == f.name);
     let required: Vec<(String, String)> = fields
         .iter()
-        .filter(|f| (is_final(f) && !initialised(f)) || lombok(&f.annotations, "NonNull", imported).is_some())
+        .filter(|f| (is_final(f) && !initialised(f)) || lombok(&f.annotations, "NonNull", imports).is_some())
         .map(|f| (f.name.clone(), f.ty.clone()))
         .collect();
     let required: Vec<(&str, &str)> = required.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
@@ -153,7 +154,7 @@ pub(super) fn generate(decl: &mut TypeDecl, imported: bool) -> Option<TypeDecl> 
         add_method(decl, "<init>", &params, "", false, line);
     }
 
-    let super_builder = lombok(&decl.annotations, "SuperBuilder", imported).is_some();
+    let super_builder = lombok(&decl.annotations, "SuperBuilder", imports).is_some();
     builder.map(|_| add_builder(decl, &fields, super_builder))
 }
 
@@ -215,14 +216,24 @@ fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl], super_builder: bool) -
     }
 }
 
-/// The annotation `name` of Lombok among `annotations`: written `@lombok.Name`, or `@Name`
-/// (or a nested `@Name.Of`-less form such as `@Getter`) in a file that imports Lombok.
-fn lombok<'a>(annotations: &'a [Annotation], name: &str, imported: bool) -> Option<&'a Annotation> {
+/// The annotation `name` of Lombok among `annotations`: written `@lombok.…Name`, or `@Name`
+/// where the file imports it from `lombok`, by name or on demand (and no other import of
+/// the file binds that name).
+fn lombok<'a>(annotations: &'a [Annotation], name: &str, imports: &[Import]) -> Option<&'a Annotation> {
+    let by_name = imports
+        .iter()
+        .find(|i| !i.is_static && !i.wildcard && i.path.rsplit('.').next() == Some(name));
+    let simple_is_lombok = match by_name {
+        Some(i) => i.path.starts_with("lombok."),
+        None => imports
+            .iter()
+            .any(|i| !i.is_static && i.wildcard && (i.path == "lombok" || i.path.starts_with("lombok."))),
+    };
     annotations.iter().find(|a| {
         let written = a.name.as_str();
         match written.strip_prefix("lombok.") {
             Some(rest) => rest.rsplit('.').next() == Some(name),
-            None => imported && written == name,
+            None => simple_is_lombok && written == name,
         }
     })
 }

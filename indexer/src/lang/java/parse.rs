@@ -455,9 +455,12 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
-        let lombok_imported = lombok::imported(&self.file.imports);
+        let builder = if lombok::imported(&self.file.imports) {
+            lombok::generate(&mut self.file.types[index], &self.file.imports)
+        } else {
+            None
+        };
         let decl = &mut self.file.types[index];
-        let builder = lombok::generate(decl, lombok_imported);
         if kind == TypeKind::Record {
             for p in &record_params {
                 if !decl

@@ -1475,12 +1475,11 @@ fn index_code(
     for (path, batch) in frameworks::product(&product).batches {
         emit::findings::write(run, w, &mut topics, &targets, &path, batch)?;
     }
-    // Every endpoint of the repository is written: its services' calls to a concrete route
-    // of their own (`/owners/2`) find the template they fill.
+    // Every endpoint of the repository is written: one that answers every verb is anchored
+    // under each verb no endpoint of its own serves on its route, and its services' calls
+    // to a concrete route of their own (`/owners/2`) find the template they fill.
     let served = std::mem::take(&mut run.served);
     let own = std::mem::take(&mut run.own_service_calls);
-    // Every endpoint of the repository is written: one that answers every verb is anchored
-    // under each verb no endpoint of its own serves on its route.
     emit::findings::anchor_every_verb(w, code.reach, &served)?;
     let (linked, ambiguous) = emit::routes::link_concrete(w, &served, &own)?;
     if linked > 0 {

@@ -9,8 +9,16 @@
 
 /// A table, by its unqualified lowercase name: `orders_db.Orders` and `"orders"` meet.
 pub fn table(name: &str) -> String {
-    format!("table:{}", table_name(name))
+    format!("{TABLE}{}", table_name(name))
 }
+
+/// The normalised table name a [`table`] key asks for; `None` for any other key.
+pub fn table_of_key(key: &str) -> Option<&str> {
+    key.strip_prefix(TABLE)
+}
+
+/// The prefix of [`table`] keys.
+const TABLE: &str = "table:";
 
 /// The normalised table name: schema dropped, quotes removed, lowercase.
 pub fn table_name(name: &str) -> String {
@@ -161,6 +169,12 @@ fn spelled(parts: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_key_gives_back_its_normalised_name() {
+        assert_eq!(table_of_key(&table("orders_db.\"Orders\"")), Some("orders"));
+        assert_eq!(table_of_key(&java_type("a.B")), None);
+    }
 
     #[test]
     fn a_method_key_of_its_parts_is_its_key_of_the_joined_name() {

@@ -22,7 +22,7 @@ use semgraph_storage::{
     keys, ContentKind, EdgeAttrs, EdgeKind, LinkPolicy, NewNode, NodeFlags, NodeId, NodeKind, ProductWriter,
 };
 
-use super::routes::{OwnServiceCall, ServedRoute};
+use super::routes::{OwnServiceCall, ServedRoute, ANY};
 use super::Run;
 use crate::emit::code::{Declarations, MethodDeclarations};
 use crate::error::IndexError;
@@ -525,7 +525,7 @@ pub(crate) fn anchor_every_verb(
         .iter()
         .map(|s| (s.service.as_str(), s.verb.as_str(), s.route.as_str()))
         .collect();
-    for s in served.iter().filter(|s| s.verb == "ANY") {
+    for s in served.iter().filter(|s| s.verb == ANY) {
         let reach = reach.get(&s.service).copied();
         let verbs = CLIENT_VERBS
             .into_iter()

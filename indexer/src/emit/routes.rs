@@ -41,7 +41,7 @@ pub(crate) struct OwnServiceCall {
 }
 
 /// The verb of endpoints that answer every verb.
-const ANY: &str = "ANY";
+pub(crate) const ANY: &str = "ANY";
 
 /// How well concrete route `call` fills `template` (both normalised): `None` when it does
 /// not, else how many of the template's segments are literals the call repeats.

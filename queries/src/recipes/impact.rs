@@ -753,7 +753,7 @@ pub(crate) fn consolidate(
         for m in reach.iter() {
             for r in ctx.snap.unlinked_of(NodeId(m)) {
                 if r.kind == EdgeKind::Writes && r.candidates == 0 {
-                    if let Some(table) = r.key.strip_prefix("table:") {
+                    if let Some(table) = semgraph_storage::keys::table_of_key(&r.key) {
                         undefined.entry(table).or_default().push(m);
                     }
                 }

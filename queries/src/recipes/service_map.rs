@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use semgraph_storage::{Direction, EdgeKind, Node, NodeFlags, NodeId, NodeKind};
+use semgraph_storage::{Direction, EdgeKind, NodeFlags, NodeId, NodeKind};
 use serde::Serialize;
 
 use super::header;
@@ -96,10 +96,10 @@ impl Deployments {
     }
 
     /// The service `node` is deployed in: the first Service found up its Contains edges
-    /// (method → type → file → service), else its own `service` attribute; `None` for what
-    /// lies outside every service.
-    fn service(&self, ctx: &Ctx<'_>, node: &Node) -> Option<String> {
-        let mut frontier = vec![node.id];
+    /// (method → type → file → service; a service contains its endpoints directly);
+    /// `None` for what lies outside every service. Ids only: nothing is read from the store.
+    fn service(&self, ctx: &Ctx<'_>, node: NodeId) -> Option<String> {
+        let mut frontier = vec![node];
         for _ in 0..CONTAINS_HOPS {
             if let Some(s) = frontier.iter().find_map(|id| self.by_node.get(&id.0)) {
                 return Some(s.clone());
@@ -113,13 +113,18 @@ impl Deployments {
             }
             frontier = next;
         }
-        node.attr("service").map(str::to_string)
+        None
     }
 
-    fn end(&self, ctx: &Ctx<'_>, node: &Node) -> End {
+    /// `node`'s product and service, from the in-memory product sets and adjacency.
+    fn end(&self, ctx: &Ctx<'_>, node: u32) -> End {
         End {
-            product: ctx.product_name(node.product),
-            service: self.service(ctx, node),
+            product: ctx
+                .snap
+                .product_of(NodeId(node))
+                .map(|p| p.name)
+                .unwrap_or_default(),
+            service: self.service(ctx, NodeId(node)),
         }
     }
 }
@@ -140,14 +145,17 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         // Production calls only: a test calling a service (its own, through MockMvc, or
         // another) makes no dependency between services.
         let calls = ctx.snap.nodes_of_kind(NodeKind::HttpCall) - ctx.snap.nodes_with_flag(NodeFlags::TEST);
-        for call in ctx.load(calls.iter())? {
+        let calls = ctx.load(calls.iter())?;
+        // What each call invokes, read in one batch for all of them.
+        let invoked: Vec<Vec<u32>> = calls
+            .iter()
+            .map(|c| ctx.neighbors(c.id, Direction::Out, EdgeKind::Invokes))
+            .collect();
+        let endpoints = ctx.load_map(invoked.iter().flatten().copied())?;
+        for (call, targets) in calls.iter().zip(&invoked) {
             // The call is made by its caller (a method, or a gateway route's config key).
-            let callers = ctx.neighbor_nodes(call.id, Direction::In, EdgeKind::Calls)?;
-            let from = match callers.first() {
-                Some(caller) => deployments.end(ctx, caller),
-                None => deployments.end(ctx, &call),
-            };
-            let targets = ctx.neighbor_nodes(call.id, Direction::Out, EdgeKind::Invokes)?;
+            let caller = ctx.neighbors(call.id, Direction::In, EdgeKind::Calls);
+            let from = deployments.end(ctx, caller.first().copied().unwrap_or(call.id.0));
             if targets.is_empty() {
                 if let Some(host) = call.attr("target-service") {
                     if services.contains(&host.to_lowercase()) {
@@ -165,15 +173,11 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 }
                 continue;
             }
-            for e in targets {
+            for e in targets.iter().filter_map(|t| endpoints.get(t)) {
                 n += 1;
-                let to = End {
-                    product: ctx.product_name(e.product),
-                    service: Some(ctx.service_of(&e)),
-                };
                 deps.insert(Dependency {
                     from: from.clone(),
-                    to,
+                    to: deployments.end(ctx, e.id.0),
                     kind: "http",
                     detail: e.name.clone(),
                 });
@@ -184,12 +188,12 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
     trace.step("topics produced and consumed", || -> Result<_, QueryError> {
         let mut n = 0;
         for topic in ctx.load(ctx.snap.nodes_of_kind(NodeKind::Topic).iter())? {
-            let ends = |kind| -> Result<Vec<End>, QueryError> {
-                let nodes = ctx.neighbor_nodes(topic.id, Direction::In, kind)?;
-                Ok(nodes.iter().map(|n| deployments.end(ctx, n)).collect())
+            let ends = |kind| -> Vec<End> {
+                let nodes = ctx.neighbors(topic.id, Direction::In, kind);
+                nodes.into_iter().map(|n| deployments.end(ctx, n)).collect()
             };
-            let producers = ends(EdgeKind::Produces)?;
-            let consumers = ends(EdgeKind::Consumes)?;
+            let producers = ends(EdgeKind::Produces);
+            let consumers = ends(EdgeKind::Consumes);
             for p in &producers {
                 for c in &consumers {
                     n += 1;
@@ -213,8 +217,8 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
                 (EdgeKind::Writes, "writes"),
                 (EdgeKind::References, "foreign key"),
             ] {
-                for user in ctx.neighbor_nodes(table.id, Direction::In, kind)? {
-                    let from = deployments.end(ctx, &user);
+                for user in ctx.neighbors(table.id, Direction::In, kind) {
+                    let from = deployments.end(ctx, user);
                     if from.product != owner {
                         n += 1;
                         deps.insert(Dependency {

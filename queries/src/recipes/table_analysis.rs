@@ -255,16 +255,13 @@ pub(crate) fn run(ctx: &Ctx<'_>, args: &Args) -> Result<Document, QueryError> {
         objects_table(&mut md, NodeKind::View, &a.views);
         md.h3("Routines");
         objects_table(&mut md, NodeKind::Routine, &a.routines);
-        md.h3("Code that reads or writes it");
-        let rows = &a.usages[..a.usages.len().min(ROWS)];
-        usages_table(&mut md, rows, "No indexed code reads or writes it (SQL built at run time, or code outside the indexed repositories, is not seen).");
-        more(&mut md, a.usages.len(), rows.len(), "ask `db/usages`");
-        md.h3("Endpoints and entry points that reach it");
-        if a.endpoints.is_empty() {
-            md.para("None found: no endpoint, job or listener reaches the code above within six levels of callers.");
-        } else {
-            md.bullets(a.endpoints.iter().map(|e| tick(e)));
-        }
+        render_users(
+            &mut md,
+            &a.usages,
+            &a.endpoints,
+            "No indexed code reads or writes it (SQL built at run time, or code outside the indexed repositories, is not seen).",
+            "ask `db/usages`",
+        );
     }
     document(&title, md.finish(), &result)
 }
@@ -371,20 +368,34 @@ fn render_named_in_code(md: &mut crate::render::Md, name: &str, c: &NamedInCode)
         crate::primitives::db::list(&c.entities),
         c.usages.len() - writers,
     ));
-    md.h3("Code that reads or writes it");
-    let rows = &c.usages[..c.usages.len().min(ROWS)];
-    usages_table(
+    render_users(
         md,
-        rows,
+        &c.usages,
+        &c.endpoints,
         "No indexed code reads or writes it; only entities are mapped to it.",
+        "the JSON answer lists them all",
     );
-    more(md, c.usages.len(), rows.len(), "the JSON answer lists them all");
+}
+
+/// The code that reads or writes a table (the first [`ROWS`]; `more` says where the rest
+/// are) and the endpoints and entry points reaching it.
+fn render_users(
+    md: &mut crate::render::Md,
+    usages: &[UsageRow],
+    endpoints: &[String],
+    none: &str,
+    more_hint: &str,
+) {
+    md.h3("Code that reads or writes it");
+    let rows = &usages[..usages.len().min(ROWS)];
+    usages_table(md, rows, none);
+    more(md, usages.len(), rows.len(), more_hint);
     md.h3("Endpoints and entry points that reach it");
-    if c.endpoints.is_empty() {
+    if endpoints.is_empty() {
         md.para(
             "None found: no endpoint, job or listener reaches the code above within six levels of callers.",
         );
     } else {
-        md.bullets(c.endpoints.iter().map(|e| tick(e)));
+        md.bullets(endpoints.iter().map(|e| tick(e)));
     }
 }

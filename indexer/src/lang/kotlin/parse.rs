@@ -1931,17 +1931,7 @@ impl<'s> Extractor<'s> {
             },
             "super_expression" => Receiver::Super,
             // `X::class.java`: the JVM's `Class` of `X`.
-            "navigation_expression"
-                if navigation_op(node) == "."
-                    && navigation_parts(node).is_some_and(|(recv, name)| {
-                        self.text(name) == "java"
-                            && recv.kind_name(&KINDS) == "navigation_expression"
-                            && navigation_op(recv) == "::"
-                            && navigation_parts(recv).is_some_and(|(_, n)| self.text(n) == "class")
-                    }) =>
-            {
-                Receiver::New("java.lang.Class".into())
-            }
+            "navigation_expression" if self.is_class_java(node) => Receiver::New("java.lang.Class".into()),
             "navigation_expression" if navigation_op(node) != "::" => match navigation_parts(node) {
                 Some((recv, name)) => Receiver::Field(
                     Box::new(self.receiver(recv, m, ctx, depth + 1)),
@@ -1966,6 +1956,17 @@ impl<'s> Extractor<'s> {
             },
             _ => Receiver::Other,
         }
+    }
+
+    /// Whether navigation `node` is `X::class.java`.
+    fn is_class_java(&self, node: Node<'_>) -> bool {
+        let literal = |n: Node<'_>| {
+            n.kind_name(&KINDS) == "navigation_expression"
+                && navigation_op(n) == "::"
+                && navigation_parts(n).is_some_and(|(_, name)| self.text(name) == "class")
+        };
+        navigation_op(node) == "."
+            && navigation_parts(node).is_some_and(|(recv, name)| self.text(name) == "java" && literal(recv))
     }
 
     /// The type of an expression where the syntax alone tells it.

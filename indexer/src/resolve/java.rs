@@ -310,9 +310,15 @@ impl Scope<'_> {
         }
         match site.kind {
             CallKind::Constructor => match self.table.resolve_type(&site.name, self.type_fqn) {
-                None => self
-                    .typed_any(site, depth)
-                    .unwrap_or_else(|| unresolved(format!("unknown type {}", site.name))),
+                None => self.typed_any(site, depth).unwrap_or_else(|| {
+                    match self.on_demand(&site.name, self.type_fqn) {
+                        Some(t) => Target::External {
+                            type_fqn: t.fqn,
+                            method: "<init>".into(),
+                        },
+                        None => unresolved(format!("unknown type {}", site.name)),
+                    }
+                }),
                 Some(t) if !t.internal => Target::External {
                     type_fqn: t.fqn,
                     method: "<init>".into(),
@@ -552,7 +558,43 @@ impl Scope<'_> {
     fn receiver_type(&self, r: &Receiver, byte: usize, depth: usize) -> Result<Recv, String> {
         match self.receiver_type_by_name(r, byte, depth) {
             Ok(recv) => Ok(recv),
-            Err(e) => self.typed_receiver(r, byte, depth).ok_or(e),
+            Err(e) => self
+                .typed_receiver(r, byte, depth)
+                .or_else(|| self.on_demand_receiver(r, byte))
+                .ok_or(e),
+        }
+    }
+
+    /// The external type an on-demand import gives a name written in type `from`
+    /// ([`SymbolTable::on_demand`]), the type models asked which packages they hold.
+    fn on_demand(&self, written: &str, from: &str) -> Option<TypeRef> {
+        self.table.on_demand(
+            written,
+            from,
+            |p| self.typer.knows_package(p),
+            |f| self.typer.knows(f),
+        )
+    }
+
+    /// A receiver whose type, or which as a type, is written by a name only an on-demand
+    /// import of a library can declare: a type (`TriggerKey.jobKey(…)`), a local, a
+    /// parameter or a field declared with such a type, `new`, a cast.
+    fn on_demand_receiver(&self, r: &Receiver, byte: usize) -> Option<Recv> {
+        match r {
+            Receiver::Name(n) => match self.method.lookup_local(n, byte) {
+                Some(Some(ty)) => self.on_demand(&ty, self.type_fqn).map(Recv::Instance),
+                Some(None) => None,
+                None => match self.field_in_scope(n) {
+                    Some((ty, decl)) => self.on_demand(&ty, &decl).map(Recv::Instance),
+                    // A type is named in upper camel case; an upper-case name is a constant.
+                    None if n.chars().any(char::is_lowercase) => {
+                        self.on_demand(n, self.type_fqn).map(Recv::Static)
+                    }
+                    None => None,
+                },
+            },
+            Receiver::New(t) | Receiver::Cast(t, _) => self.on_demand(t, self.type_fqn).map(Recv::Instance),
+            _ => None,
         }
     }
 
@@ -662,7 +704,49 @@ impl Scope<'_> {
         self.table
             .resolve_type(n, self.type_fqn)
             .map(Recv::Static)
-            .ok_or_else(|| format!("unknown name {n}"))
+            .ok_or_else(|| self.unknown_name(n))
+    }
+
+    /// Why bare name `n` is unknown, with where it may come from: a supertype of the
+    /// caller's type (or of a type enclosing it), or a type imported with `import static
+    /// T.*`, that neither the product declares nor a type model holds.
+    fn unknown_name(&self, n: &str) -> String {
+        let Some(me) = self.table.get(self.type_fqn) else {
+            return format!("unknown name {n}");
+        };
+        if me.ctx.single.contains_key(n) {
+            return format!("unknown name {n}");
+        }
+        let mut from: Vec<String> = Vec::new();
+        let mut cur = Some(self.type_fqn.to_string());
+        let mut hops = 0;
+        while let Some(fqn) = cur {
+            hops += 1;
+            if hops > 32 {
+                break;
+            }
+            // No method is named so: the lookup walks every supertype and gives the first
+            // the product does not declare.
+            if let (_, Some(sup)) = self.table.methods_named(&fqn, "") {
+                let said = format!("inherited from {sup}");
+                if !self.typer.knows(&sup) && !from.contains(&said) {
+                    from.push(said);
+                }
+            }
+            cur = self.table.outer(&fqn);
+        }
+        for w in &me.ctx.static_wildcards {
+            if self.table.get(w).is_none() && !self.typer.knows(w) {
+                from.push(format!("imported by `import static {w}.*`"));
+            }
+        }
+        if from.is_empty() {
+            return format!("unknown name {n}");
+        }
+        format!(
+            "unknown name {n}: it may be {}, whose members are not known",
+            from.join(" or ")
+        )
     }
 
     fn field_in_scope(&self, n: &str) -> Option<(String, String)> {

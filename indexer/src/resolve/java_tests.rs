@@ -324,6 +324,63 @@ a.Service.run -> ext org.springframework.data.jpa.repository.JpaRepository.save
 }
 
 #[test]
+fn a_type_of_a_library_imported_on_demand_is_named_by_the_one_import_that_can_hold_it() {
+    check(
+        r#"
+//- /src/a/Jobs.java
+package a;
+import java.util.*;
+import org.quartz.*;
+public class Jobs {
+    private Scheduler scheduler;
+    void run(List<String> names) {
+        TriggerKey.triggerKey("t");
+        JobKey key = JobKey.jobKey("j");
+        key.getName();
+        scheduler.start();
+        new JobDataMap();
+        names.size();
+        MAX_RETRIES.intValue();
+    }
+}
+//- /src/a/Mixed.java
+package a;
+import org.quartz.*;
+import org.other.*;
+public class Mixed {
+    void run() { TriggerKey.triggerKey("t"); }
+}
+//- /src/a/OrderService.java
+package a;
+import com.corp.core.*;
+import static io.gatling.javaapi.http.HttpDsl.*;
+public class OrderService extends BaseService<String> {
+    void run() { repository.save("x"); }
+}
+//- /src/a/Imported.java
+package a;
+import com.corp.core.BaseService;
+import com.corp.core.Registry;
+public class Imported extends BaseService<String> {
+    void run() { Registry.lookup("x"); }
+}
+"#,
+        r#"
+a.Imported.run -> ext com.corp.core.Registry.lookup
+a.Jobs.run -> ? unknown name MAX_RETRIES
+a.Jobs.run -> ext java.util.List.size
+a.Jobs.run -> ext org.quartz.JobDataMap.<init>
+a.Jobs.run -> ext org.quartz.JobKey.getName
+a.Jobs.run -> ext org.quartz.JobKey.jobKey
+a.Jobs.run -> ext org.quartz.Scheduler.start
+a.Jobs.run -> ext org.quartz.TriggerKey.triggerKey
+a.Mixed.run -> ? unknown name TriggerKey
+a.OrderService.run -> ? unknown name repository: it may be inherited from com.corp.core.BaseService or imported by `import static io.gatling.javaapi.http.HttpDsl.*`, whose members are not known
+"#,
+    );
+}
+
+#[test]
 fn members_lombok_generates_are_called_like_written_ones() {
     check(
         r#"

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use crate::facts::{erase, simple_name, CodeFile, Language, MethodDecl, TypeKind};
+use crate::typemodel::model::TypeSource;
 use crate::typemodel::ty::{Interner, Name};
 
 /// Names of `java.lang` types that may be used without an import.
@@ -430,11 +431,11 @@ impl SymbolTable {
 
     /// A supertype written by a simple name that nothing of the product declares: a type
     /// of `java.lang` the JDK model knows, else the type of that name in the one package
-    /// imported on demand that the product does not declare (`extends JpaRepository<…>`
-    /// under `import org.springframework.data.jpa.repository.*;`). Left unbound, such a
-    /// type looked like it had no supertype outside the product, and a call of an inherited
-    /// method (`repository.save(…)`) was said to name no method at all. Between two such
-    /// imports nothing is guessed.
+    /// imported on demand that can hold it ([`SymbolTable::on_demand`], asked of the
+    /// bundled models: `extends JpaRepository<…>` under
+    /// `import org.springframework.data.jpa.repository.*;`). Left unbound, such a type
+    /// looked like it had no supertype outside the product, and a call of an inherited
+    /// method (`repository.save(…)`) was said to name no method at all.
     fn imported_on_demand(&self, written: &str, t: &TypeInfo) -> Option<TypeRef> {
         let name = erase(written);
         if name.is_empty() || name.contains(['.', '[']) || is_primitive(&name) {
@@ -447,19 +448,79 @@ impl SymbolTable {
                 internal: false,
             });
         }
-        let outside: Vec<&Name> = t
-            .ctx
-            .wildcards
-            .iter()
-            .filter(|w| !self.shared.by_package.contains_key(&***w) && !self.has(w))
-            .collect();
-        match outside.as_slice() {
-            [package] => Some(TypeRef {
-                fqn: format!("{package}.{name}"),
-                internal: false,
-            }),
-            _ => None,
+        let bundled = |f: &dyn Fn(&dyn TypeSource) -> bool| {
+            f(crate::typemodel::jdk::jdk()) || f(crate::typemodel::libraries::libraries())
+        };
+        self.on_demand_in(
+            &name,
+            &t.ctx,
+            |p| bundled(&|m| m.has_package(p)),
+            |f| bundled(&|m| m.by_fqn(f).is_some()),
+        )
+    }
+
+    /// The external type a name written in type `from` denotes when no product type, no
+    /// single-type import and no type model answers for it, by the one on-demand import
+    /// (`import org.quartz.*;`) that can hold it: `TriggerKey.jobKey(…)` is a call of
+    /// `org.quartz.TriggerKey`. `written` may be qualified by a member type
+    /// (`Problem.Builder`) and carry type arguments; only its first name is looked up.
+    ///
+    /// An import that can hold it is one of a package neither the product declares nor a
+    /// type model holds (`model_package`); a package a model holds answers exactly, by
+    /// whether it has the type (`model_type`). Between two imports that can hold it
+    /// nothing is guessed, so a name stays unresolved rather than bound to a wrong type.
+    pub(crate) fn on_demand(
+        &self,
+        written: &str,
+        from: &str,
+        model_package: impl Fn(&str) -> bool,
+        model_type: impl Fn(&str) -> bool,
+    ) -> Option<TypeRef> {
+        let erased = erase(written);
+        let (head, rest) = match erased.split_once('.') {
+            Some((head, rest)) => (head, Some(rest)),
+            None => (erased.as_str(), None),
+        };
+        if head.is_empty() || !head.starts_with(char::is_uppercase) || erased.ends_with(']') {
+            return None;
         }
+        let t = self.ty(from)?;
+        let found = self.on_demand_in(head, &t.ctx, model_package, model_type)?;
+        Some(match rest {
+            Some(rest) => TypeRef {
+                fqn: format!("{}.{rest}", found.fqn),
+                internal: false,
+            },
+            None => found,
+        })
+    }
+
+    fn on_demand_in(
+        &self,
+        name: &str,
+        ctx: &ImportCtx,
+        model_package: impl Fn(&str) -> bool,
+        model_type: impl Fn(&str) -> bool,
+    ) -> Option<TypeRef> {
+        let mut holders = ctx.wildcards.iter().filter_map(|w| {
+            if self.shared.by_package.contains_key(&**w) || self.has(w) {
+                // The product's own packages and types were searched already.
+                return None;
+            }
+            let fqn = format!("{w}.{name}");
+            if model_package(w) || model_type(w) {
+                return model_type(&fqn).then_some(fqn);
+            }
+            Some(fqn)
+        });
+        let first = holders.next()?;
+        if holders.next().is_some() {
+            return None;
+        }
+        Some(TypeRef {
+            fqn: first,
+            internal: false,
+        })
     }
 
     /// Type `fqn`: this view's own copy, else the shared one.

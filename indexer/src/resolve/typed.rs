@@ -308,6 +308,11 @@ impl<'a> Typer<'a> {
         self.types.by_fqn(fqn).is_some()
     }
 
+    /// Whether some type model (the product's, a jar's, a bundled one) holds package `pkg`.
+    pub(crate) fn knows_package(&self, pkg: &str) -> bool {
+        self.types.has_package(pkg)
+    }
+
     /// Whether the written type names an interface (product or external).
     pub(crate) fn names_interface(&self, written: &str) -> bool {
         match self.written(written) {

@@ -1265,6 +1265,7 @@ fn index_code(
     run.time("code.declarations", started.elapsed());
     let started = Instant::now();
     let dependency_types = dependency_types(run, code.builds, code.dependencies);
+    let java_release = code.builds.iter().filter_map(|(_, b)| b.java_release).max();
     // Modules by name: a module's node id is the generation's, not the same from run to run.
     let module_names: Vec<Option<String>> = skeletons
         .iter()
@@ -1278,12 +1279,13 @@ fn index_code(
     let ((table, product_types), (context, decls, copied)) = rayon::join(
         || {
             let table = SymbolTable::build(skeletons.iter());
-            let types = resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types);
+            let types =
+                resolve::ProductTypes::build_with(skeletons.iter(), &table, dependency_types, java_release);
             (table, types)
         },
         || {
             (
-                cache::resolution_context(&skeletons, &module_names, dependencies),
+                cache::resolution_context(&skeletons, &module_names, dependencies, java_release),
                 frameworks::types_by_fqn(&skeletons),
                 copies::by_module(&skeletons, &skeleton_modules),
             )

@@ -139,6 +139,7 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
     skeletons: &[CodeFile],
     modules: &[M],
     dependencies: &[DependencyTyping],
+    java_release: Option<u32>,
 ) -> FactsDigest {
     let mut h = Sha256::new();
     let part = |h: &mut Sha256, bytes: &[u8]| {
@@ -147,6 +148,7 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
     };
     part(&mut h, b"resolution context");
     part(&mut h, build_identity());
+    part(&mut h, format!("java release {java_release:?}").as_bytes());
     for (file, module) in skeletons.iter().zip(modules) {
         part(&mut h, file.path.as_bytes());
         part(&mut h, format!("{module:?}").as_bytes());

@@ -123,6 +123,9 @@ pub(crate) struct ProductTypes {
     own: Option<ProductModel>,
     /// Subtype answers of the files resolved against these types so far.
     subtypes: SubtypeMemo,
+    /// The product compiles for a later Java than the JDK model's: a member the model's
+    /// JDK types lack may have come since (see `Typer::lacks_method`).
+    later_jdk: bool,
 }
 
 impl ProductTypes {
@@ -132,15 +135,17 @@ impl ProductTypes {
         files: impl IntoIterator<Item = &'a CodeFile>,
         table: &SymbolTable,
     ) -> ProductTypes {
-        Self::build_with(files, table, TypeModel::default())
+        Self::build_with(files, table, TypeModel::default(), None)
     }
 
     /// [`ProductTypes::build`] with `dependencies` between the product and the JDK: a type
     /// of the product hides a dependency's of the same name, a dependency's the JDK's.
+    /// `java_release`: the Java release the product's builds compile for, when they say.
     pub(crate) fn build_with<'a>(
         files: impl IntoIterator<Item = &'a CodeFile>,
         table: &SymbolTable,
         dependencies: TypeModel,
+        java_release: Option<u32>,
     ) -> ProductTypes {
         let beneath = Layered::new(beneath_product(&dependencies));
         let model = ProductModel::build(files, table, &beneath);
@@ -149,6 +154,7 @@ impl ProductTypes {
             dependencies: Arc::new(dependencies),
             own: None,
             subtypes: SubtypeMemo::default(),
+            later_jdk: java_release.is_some_and(|r| r > crate::typemodel::jdk::JDK_RELEASE),
         }
     }
 
@@ -166,6 +172,7 @@ impl ProductTypes {
             dependencies: Arc::clone(&self.dependencies),
             own: Some(ProductModel::build(files, table, &beneath)),
             subtypes: SubtypeMemo::default(),
+            later_jdk: self.later_jdk,
         }
     }
 
@@ -364,7 +371,10 @@ impl Scope<'_> {
     /// that model's version (`Typer::lacks_method`), and the call is then on `fqn`, as on
     /// a type no layer models.
     fn external(&self, site: &CallSite, fqn: String, exact: bool, depth: usize) -> Target {
-        if self.typer.lacks_method(&fqn, &site.name, exact) {
+        if self
+            .typer
+            .lacks_method(&fqn, &site.name, exact, self.product.later_jdk)
+        {
             return unresolved(format!("no method {} on {fqn}", site.name));
         }
         let declaring = self.typer.call(site, depth + 1).and_then(|choice| {
@@ -716,6 +726,13 @@ impl Scope<'_> {
         };
         if me.ctx.single.contains_key(n) {
             return format!("unknown name {n}");
+        }
+        if let Some(owner) = me.ctx.static_single.get(n) {
+            return if self.table.get(owner).is_none() && !self.typer.knows(owner) {
+                format!("unknown name {n}: it is imported by `import static {owner}.{n}`, whose members are not known")
+            } else {
+                format!("unknown name {n}")
+            };
         }
         let mut from: Vec<String> = Vec::new();
         let mut cur = Some(self.type_fqn.to_string());

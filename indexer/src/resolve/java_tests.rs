@@ -41,8 +41,18 @@ fn render_key(key: &MethodKey, table: &SymbolTable) -> String {
 
 /// All resolved calls of a set of files, as sorted unique `caller -> callee` lines.
 pub(super) fn render(files: &[CodeFile]) -> Vec<String> {
+    render_for(files, None)
+}
+
+/// [`render`] for a product whose builds say it compiles for `java_release`.
+fn render_for(files: &[CodeFile], java_release: Option<u32>) -> Vec<String> {
     let table = SymbolTable::build(files);
-    let types = ProductTypes::build(files, &table);
+    let types = ProductTypes::build_with(
+        files,
+        &table,
+        crate::typemodel::model::TypeModel::default(),
+        java_release,
+    );
     let mut lines = BTreeSet::new();
     for f in files {
         for call in resolve_calls_typed(f, &table, &types) {
@@ -361,11 +371,13 @@ public class OrderService extends BaseService<String> {
 package a;
 import com.corp.core.BaseService;
 import com.corp.core.Registry;
+import static io.gatling.javaapi.http.HttpDsl.http;
 public class Imported extends BaseService<String> {
-    void run() { Registry.lookup("x"); }
+    void run() { Registry.lookup("x"); http.baseUrl("u"); }
 }
 "#,
         r#"
+a.Imported.run -> ? unknown name http: it is imported by `import static io.gatling.javaapi.http.HttpDsl.http`, whose members are not known
 a.Imported.run -> ext com.corp.core.Registry.lookup
 a.Jobs.run -> ? unknown name MAX_RETRIES
 a.Jobs.run -> ext java.util.List.size
@@ -378,6 +390,38 @@ a.Mixed.run -> ? unknown name TriggerKey
 a.OrderService.run -> ? unknown name repository: it may be inherited from com.corp.core.BaseService or imported by `import static io.gatling.javaapi.http.HttpDsl.*`, whose members are not known
 "#,
     );
+}
+
+/// The JDK model is Java 17's. A product whose build compiles for a later Java may call
+/// what came since (`List.getFirst()`, Java 21): on a receiver of that exact type the call
+/// is the type's, as with a bundled library a member lacks; for a Java 17 build, or a
+/// build that does not say, the model is complete and the member is missing.
+#[test]
+fn a_jdk_member_added_after_the_model_is_called_when_the_build_targets_a_later_java() {
+    let parsed = files(
+        r#"
+//- /src/a/Recent.java
+package a;
+import java.util.List;
+public class Recent {
+    void run(List<String> names) {
+        names.getFirst();
+        names.size();
+    }
+}
+"#,
+    );
+    let later = vec![
+        "a.Recent.run -> ext java.util.List.getFirst".to_string(),
+        "a.Recent.run -> ext java.util.List.size".to_string(),
+    ];
+    let model = vec![
+        "a.Recent.run -> ? no method getFirst on java.util.List".to_string(),
+        "a.Recent.run -> ext java.util.List.size".to_string(),
+    ];
+    assert_eq!(render_for(&parsed, Some(21)), later);
+    assert_eq!(render_for(&parsed, Some(17)), model);
+    assert_eq!(render_for(&parsed, None), model);
 }
 
 #[test]
@@ -1087,8 +1131,8 @@ a.ThrowTest.rejects -> ext org.assertj.core.api.ListAssert.contains
 /// later one calls members they lack (`rootCause()` came with AssertJ 3.16, the model is
 /// 3.14; `shouldHaveNoInteractions` with Mockito 3). Such a call is on its receiver's type,
 /// named there as a call on a type no layer models is, and what it returns stays unknown.
-/// The look-alikes stay unresolved with the reason: a JDK type, whose model is of the JDK
-/// the code is built against, lacks the member for real; and a receiver typed at a type
+/// The look-alikes stay unresolved with the reason: a JDK type of a product whose build
+/// does not compile for a later Java than the model's lacks the member for real; and a receiver typed at a type
 /// variable's bound (`asInstanceOf(factory)` whose factory is not typed gives `ASSERT` at
 /// `AbstractAssert`, `isInstanceOf` gives `SELF` under a wildcard) is a supertype of the
 /// static type, so a member it lacks may be the real type's.

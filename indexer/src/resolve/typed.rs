@@ -236,8 +236,10 @@ impl<'a> Typer<'a> {
     /// and a bundled library model answers for it or a supertype, a member the model lacks
     /// is not known to be missing: those models are of one version of each library, and
     /// the code may be written against a later one that added it (`rootCause()` came with
-    /// AssertJ 3.16, the bundled model is 3.14).
-    pub(crate) fn lacks_method(&self, fqn: &str, name: &str, exact: bool) -> bool {
+    /// AssertJ 3.16, the bundled model is 3.14). So with the JDK's model when the product
+    /// compiles for a later Java than the model's (`later_jdk`): `List.getFirst()` came
+    /// with Java 21.
+    pub(crate) fn lacks_method(&self, fqn: &str, name: &str, exact: bool, later_jdk: bool) -> bool {
         let Some(info) = self.types.by_fqn(fqn) else {
             return false;
         };
@@ -249,9 +251,19 @@ impl<'a> Typer<'a> {
         }
         let c = ClassTy::plain(info.binary.clone());
         let walk = self.types.supertypes(&c);
-        !walk
-            .iter()
-            .any(|(s, _)| !self.known(&s.name) || (exact && self.bundled(&s.name)))
+        !walk.iter().any(|(s, _)| {
+            !self.known(&s.name)
+                || (exact && (self.bundled(&s.name) || (later_jdk && self.answered_by_jdk(&s.name))))
+        })
+    }
+
+    /// Whether the layer that answers for `binary` is the JDK's model.
+    fn answered_by_jdk(&self, binary: &str) -> bool {
+        let jdk = crate::typemodel::jdk::jdk().by_binary(binary);
+        match (self.types.by_binary(binary), jdk) {
+            (Some(answered), Some(jdk)) => std::ptr::eq(answered, jdk),
+            _ => false,
+        }
     }
 
     /// Whether the class of source name `sub` is known to be a subtype of `sup`'s (both

@@ -28,6 +28,9 @@ pub(crate) const JDK_MODULES: &[(&str, Option<&[&str]>)] = &[
     ("java.desktop", Some(&["java.beans"])),
 ];
 
+/// The Java release whose API the embedded model holds.
+pub(crate) const JDK_RELEASE: u32 = 17;
+
 static JDK_DATA: &[u8] = include_bytes!("jdk17.tm");
 static JDK: OnceLock<(TypeModel, Result<String, String>)> = OnceLock::new();
 

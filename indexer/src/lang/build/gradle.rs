@@ -36,6 +36,9 @@ pub(crate) fn parse_gradle_build(text: &str) -> BuildFile {
     let code = strip_comments(text);
     for line in code.lines() {
         let line = line.trim();
+        if let Some(release) = java_release_line(line) {
+            out.java_release = out.java_release.max(Some(release));
+        }
         let Some((config, rest)) = configuration(line) else {
             continue;
         };
@@ -54,6 +57,49 @@ pub(crate) fn parse_gradle_build(text: &str) -> BuildFile {
         }
     }
     out
+}
+
+/// The Java release a line of a build script sets as data: `sourceCompatibility = '21'`
+/// (or `JavaVersion.VERSION_21`, `targetCompatibility`, `java.sourceCompatibility`),
+/// `languageVersion = JavaLanguageVersion.of(21)` (or `.set(…)`), `jvmToolchain(21)`,
+/// `options.release = 21` (or `.set(21)`).
+fn java_release_line(line: &str) -> Option<u32> {
+    const KEYS: &[&str] = &[
+        "sourceCompatibility",
+        "targetCompatibility",
+        "languageVersion",
+        "jvmToolchain",
+        "release",
+    ];
+    KEYS.iter()
+        .flat_map(|k| line.match_indices(k).map(move |(at, _)| (at, k.len())))
+        .filter(|&(at, _)| {
+            // A whole name: `options.release`, not `prerelease`.
+            line[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric() && c != '_')
+        })
+        .filter_map(|(at, len)| release_after(&line[at + len..]))
+        .max()
+}
+
+/// The release written right after a key: ` = 21`, `.set(21)`, `(21)`,
+/// ` = JavaLanguageVersion.of(21)`, ` = JavaVersion.VERSION_21`.
+fn release_after(rest: &str) -> Option<u32> {
+    let value = rest
+        .trim_start()
+        .trim_start_matches(".set")
+        .trim_start_matches(['=', '(', ' '])
+        .trim();
+    let value = value
+        .strip_prefix("JavaLanguageVersion.of(")
+        .unwrap_or(value)
+        .trim_start_matches("JavaVersion.");
+    let end = value
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '"' || c == '\''))
+        .unwrap_or(value.len());
+    super::java_release(&value[..end])
 }
 
 /// Reads the modules a `settings.gradle(.kts)` includes, as folders (`:a:b` → `a/b`).
@@ -218,6 +264,37 @@ fn strip_comments(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_java_release_is_read_where_the_script_writes_it_as_data() {
+        let release = |text: &str| parse_gradle_build(text).java_release;
+        assert_eq!(
+            release("java {\n  sourceCompatibility = JavaVersion.VERSION_21\n}"),
+            Some(21)
+        );
+        assert_eq!(release("sourceCompatibility = '1.8'"), Some(8));
+        assert_eq!(
+            release("java.sourceCompatibility = JavaVersion.VERSION_1_8"),
+            Some(8)
+        );
+        assert_eq!(
+            release("java { toolchain { languageVersion = JavaLanguageVersion.of(21) } }"),
+            Some(21)
+        );
+        assert_eq!(
+            release("java {\n toolchain {\n  languageVersion.set(JavaLanguageVersion.of(17))\n }\n}"),
+            Some(17)
+        );
+        assert_eq!(release("kotlin { jvmToolchain(21) }"), Some(21));
+        assert_eq!(
+            release("tasks.withType<JavaCompile> { options.release.set(21) }"),
+            Some(21)
+        );
+        // Computed, commented out, or another word that contains a key: no release.
+        assert_eq!(release("sourceCompatibility = javaVersion"), None);
+        assert_eq!(release("// sourceCompatibility = '21'"), None);
+        assert_eq!(release("prerelease = 21"), None);
+    }
 
     #[test]
     fn build_scripts_declare_dependencies_in_every_usual_notation() {

@@ -1,7 +1,8 @@
 //! Build files front-end: Maven POMs and Gradle build scripts (Groovy and Kotlin DSL) →
 //! the facts semgraph needs of a build: the module's coordinates and packaging, its
 //! declared dependencies (for typing code against their jars, and for what a module
-//! depends on), the modules an aggregator or a settings script includes.
+//! depends on), the modules an aggregator or a settings script includes, and the Java
+//! release it compiles for.
 //!
 //! POMs are read with a real XML parser. Gradle scripts are programs; what is read of
 //! them is their declarative part — dependency declarations in the usual notations
@@ -48,6 +49,11 @@ pub(crate) struct BuildFile {
     pub(crate) modules: Vec<String>,
     /// Other modules of the same build this one depends on (`project(":x")`).
     pub(crate) project_dependencies: Vec<String>,
+    /// The Java release the module compiles for, when the build says it as data
+    /// (`<java.version>21</java.version>`, `maven.compiler.release`, the compiler plugin's
+    /// `<release>`, Gradle's `sourceCompatibility`, a toolchain's `languageVersion`,
+    /// `jvmToolchain(21)`): the highest written. `1.8` is 8.
+    pub(crate) java_release: Option<u32>,
     /// What could not be read, with its line when known.
     pub(crate) warnings: Vec<(Option<u32>, String)>,
 }
@@ -57,6 +63,22 @@ impl BuildFile {
     pub(crate) fn depends_on(&self, needle: &str) -> bool {
         self.dependencies.iter().any(|d| d.artifact.contains(needle))
     }
+}
+
+/// A Java release as builds write it: `21`, `"17"`, `1.8` (8), `17.0.2` (17),
+/// `JavaVersion.VERSION_21`, `VERSION_1_8` (8). `None` for anything else (a property left
+/// open, a variable).
+pub(crate) fn java_release(written: &str) -> Option<u32> {
+    let w = written.trim().trim_matches(|c| c == '"' || c == '\'');
+    let w = w.rsplit("VERSION_").next().unwrap_or(w).replace('_', ".");
+    let mut parts = w.split('.');
+    let first: u32 = parts.next()?.parse().ok()?;
+    let release = if first == 1 {
+        parts.next()?.parse().ok()?
+    } else {
+        first
+    };
+    (5..100).contains(&release).then_some(release)
 }
 
 /// Which build file `rel` is, by its name.

@@ -578,6 +578,11 @@ impl Scope<'_> {
     /// The external type an on-demand import gives a name written in type `from`
     /// ([`SymbolTable::on_demand`]), the type models asked which packages they hold.
     fn on_demand(&self, written: &str, from: &str) -> Option<TypeRef> {
+        // The method's own type variables shadow every type name.
+        let head = written.split(['.', '<']).next().unwrap_or(written).trim();
+        if self.method.type_params.iter().any(|(p, _)| p == head) {
+            return None;
+        }
         self.table.on_demand(
             written,
             from,

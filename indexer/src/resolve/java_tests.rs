@@ -360,6 +360,13 @@ import org.other.*;
 public class Mixed {
     void run() { TriggerKey.triggerKey("t"); }
 }
+//- /src/a/Generic.java
+package a;
+import org.quartz.*;
+public class Generic<T extends Job> {
+    private T job;
+    <K extends Key> void run(K key) { job.execute(null); key.getName(); }
+}
 //- /src/a/OrderService.java
 package a;
 import com.corp.core.*;
@@ -377,6 +384,8 @@ public class Imported extends BaseService<String> {
 }
 "#,
         r#"
+a.Generic.run -> ? type K of key unknown
+a.Generic.run -> ? type T of field job unknown
 a.Imported.run -> ? unknown name http: it is imported by `import static io.gatling.javaapi.http.HttpDsl.http`, whose members are not known
 a.Imported.run -> ext com.corp.core.Registry.lookup
 a.Jobs.run -> ? unknown name MAX_RETRIES

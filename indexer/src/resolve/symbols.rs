@@ -485,6 +485,16 @@ impl SymbolTable {
             return None;
         }
         let t = self.ty(from)?;
+        // A type variable of the type or of a type enclosing it is no imported type.
+        let mut scope = Some(t);
+        let mut hops = 0;
+        while let Some(s) = scope {
+            hops += 1;
+            if hops > 32 || s.type_params.iter().any(|p| **p == *head) {
+                return None;
+            }
+            scope = s.outer.as_ref().and_then(|o| self.ty(o));
+        }
         let found = self.on_demand_in(head, &t.ctx, model_package, model_type)?;
         Some(match rest {
             Some(rest) => TypeRef {

@@ -740,22 +740,15 @@ impl Scope<'_> {
             };
         }
         let mut from: Vec<String> = Vec::new();
-        let mut cur = Some(self.type_fqn.to_string());
-        let mut hops = 0;
-        while let Some(fqn) = cur {
-            hops += 1;
-            if hops > 32 {
-                break;
-            }
+        for t in self.table.enclosing(self.type_fqn) {
             // No method is named so: the lookup walks every supertype and gives the first
             // the product does not declare.
-            if let (_, Some(sup)) = self.table.methods_named(&fqn, "") {
+            if let (_, Some(sup)) = self.table.methods_named(&t.fqn, "") {
                 let said = format!("inherited from {sup}");
                 if !self.typer.knows(&sup) && !from.contains(&said) {
                     from.push(said);
                 }
             }
-            cur = self.table.outer(&fqn);
         }
         for w in &me.ctx.static_wildcards {
             if self.table.get(w).is_none() && !self.typer.knows(w) {

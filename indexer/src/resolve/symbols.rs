@@ -486,14 +486,11 @@ impl SymbolTable {
         }
         let t = self.ty(from)?;
         // A type variable of the type or of a type enclosing it is no imported type.
-        let mut scope = Some(t);
-        let mut hops = 0;
-        while let Some(s) = scope {
-            hops += 1;
-            if hops > 32 || s.type_params.iter().any(|p| **p == *head) {
-                return None;
-            }
-            scope = s.outer.as_ref().and_then(|o| self.ty(o));
+        if self
+            .enclosing(from)
+            .any(|s| s.type_params.iter().any(|p| **p == *head))
+        {
+            return None;
         }
         let found = self.on_demand_in(head, &t.ctx, model_package, model_type)?;
         Some(match rest {
@@ -647,15 +644,18 @@ impl SymbolTable {
         })
     }
 
+    /// Type `fqn` of the product, then the types enclosing it, innermost first (at most
+    /// 32: a cycle of outer types, which no source can write, ends there).
+    pub(crate) fn enclosing(&self, fqn: &str) -> impl Iterator<Item = &TypeInfo> {
+        std::iter::successors(self.ty(fqn), |t| t.outer.as_deref().and_then(|o| self.ty(o))).take(32)
+    }
+
     /// A simple name seen from inside type `from`.
     pub(crate) fn resolve_simple(&self, name: &str, from: &str) -> Option<TypeRef> {
         let from_type = self.ty(from)?;
         // Type variables of the type and its enclosing types shadow everything.
-        let mut cur = Some(from_type);
-        let mut hops = 0;
-        while let Some(t) = cur {
-            hops += 1;
-            if hops > 32 || t.type_params.iter().any(|p| **p == *name) {
+        for t in self.enclosing(from) {
+            if t.type_params.iter().any(|p| **p == *name) {
                 return None;
             }
             // The type itself, its member types and inherited member types.
@@ -673,7 +673,6 @@ impl SymbolTable {
             if let Some(r) = self.member_type(&me, name) {
                 return Some(r);
             }
-            cur = t.outer.as_ref().and_then(|o| self.ty(o));
         }
         let ctx = &from_type.ctx;
         if let Some(fqn) = ctx.single.get(name) {

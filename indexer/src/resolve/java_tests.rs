@@ -360,6 +360,17 @@ import org.other.*;
 public class Mixed {
     void run() { TriggerKey.triggerKey("t"); }
 }
+//- /src/a/Storage.java
+package a;
+import io.minio.*;
+import org.springframework.web.bind.annotation.*;
+public class Storage {
+    void run() { MinioClient.builder(); }
+}
+//- /src/a/Buckets.java
+package a;
+import io.minio.MinioClient;
+public class Buckets { }
 //- /src/a/Generic.java
 package a;
 import org.quartz.*;
@@ -397,6 +408,7 @@ a.Jobs.run -> ext org.quartz.Scheduler.start
 a.Jobs.run -> ext org.quartz.TriggerKey.triggerKey
 a.Mixed.run -> ? unknown name TriggerKey
 a.OrderService.run -> ? unknown name repository: it may be inherited from com.corp.core.BaseService or imported by `import static io.gatling.javaapi.http.HttpDsl.*`, whose members are not known
+a.Storage.run -> ext io.minio.MinioClient.builder
 "#,
     );
 }

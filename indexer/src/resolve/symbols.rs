@@ -173,6 +173,9 @@ struct SharedTypes {
     /// Package → the classes holding its top-level functions and properties (Kotlin's
     /// file facades), where top-level and extension functions are looked up.
     facades: FxHashMap<Name, Vec<Name>>,
+    /// The types the product's files import by name (`import io.minio.MinioClient;`): a
+    /// type some file names this way exists where that import says.
+    imported_by_name: rustc_hash::FxHashSet<Name>,
 }
 
 /// A resolved type: its fqn and whether the product declares it.
@@ -325,6 +328,9 @@ impl SymbolTable {
                     .or_default()
                     .insert(simple, fqn);
             }
+            for i in file.imports.iter().filter(|i| !i.is_static && !i.wildcard) {
+                shared.imported_by_name.insert(names.intern(&i.path));
+            }
             for info in type_infos(file, &mut names) {
                 shared.types.insert(info.fqn.clone(), Box::new(info));
             }
@@ -467,8 +473,10 @@ impl SymbolTable {
     ///
     /// An import that can hold it is one of a package neither the product declares nor a
     /// type model holds (`model_package`); a package a model holds answers exactly, by
-    /// whether it has the type (`model_type`). Between two imports that can hold it
-    /// nothing is guessed, so a name stays unresolved rather than bound to a wrong type.
+    /// whether it has the type (`model_type`). Between two imports that can hold it, the
+    /// one whose type another file of the product imports by name is taken (javac would
+    /// find it there); else nothing is guessed, so a name stays unresolved rather than
+    /// bound to a wrong type.
     pub(crate) fn on_demand(
         &self,
         written: &str,
@@ -509,7 +517,7 @@ impl SymbolTable {
         model_package: impl Fn(&str) -> bool,
         model_type: impl Fn(&str) -> bool,
     ) -> Option<TypeRef> {
-        let mut holders = ctx.wildcards.iter().filter_map(|w| {
+        let holders = ctx.wildcards.iter().filter_map(|w| {
             if self.shared.by_package.contains_key(&**w) || self.has(w) {
                 // The product's own packages and types were searched already.
                 return None;
@@ -520,14 +528,22 @@ impl SymbolTable {
             }
             Some(fqn)
         });
-        let first = holders.next()?;
-        if holders.next().is_some() {
-            return None;
-        }
-        Some(TypeRef {
-            fqn: first,
-            internal: false,
-        })
+        let holders: Vec<String> = holders.collect();
+        let fqn = match holders.as_slice() {
+            [one] => one.clone(),
+            // Between several, the one another file of the product imports by name.
+            [_, _, ..] => {
+                let mut named = holders
+                    .iter()
+                    .filter(|f| self.shared.imported_by_name.contains(f.as_str()));
+                match (named.next(), named.next()) {
+                    (Some(one), None) => one.clone(),
+                    _ => return None,
+                }
+            }
+            [] => return None,
+        };
+        Some(TypeRef { fqn, internal: false })
     }
 
     /// Type `fqn`: this view's own copy, else the shared one.

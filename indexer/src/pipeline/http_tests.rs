@@ -115,12 +115,17 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
-fn health_service(root: &Path, name: &str) {
+/// Makes `root` a service called `name` (`spring.application.name`).
+fn named_service(root: &Path, name: &str) {
     write(
         root,
         "src/main/resources/application.yml",
         &format!("spring:\n  application:\n    name: {name}\n"),
     );
+}
+
+fn health_service(root: &Path, name: &str) {
+    named_service(root, name);
     write(
         root,
         &format!("src/main/java/com/{}/Health.java", name.replace('-', "")),
@@ -141,11 +146,7 @@ fn a_call_to_one_service_never_links_to_the_same_path_on_another() {
     let caller = dir.path().join("caller");
     health_service(&alpha, "alpha-service");
     health_service(&beta, "beta-service");
-    write(
-        &caller,
-        "src/main/resources/application.yml",
-        "spring:\n  application:\n    name: caller-service\n",
-    );
+    named_service(&caller, "caller-service");
     write(
         &caller,
         "src/main/java/com/caller/Checks.java",
@@ -237,11 +238,7 @@ fn invoked_endpoints(snap: &semgraph_storage::Snapshot, method: &str) -> Vec<Str
 fn a_test_calling_a_concrete_route_of_its_own_service_reaches_the_endpoint_it_fills() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().join("owners");
-    write(
-        &root,
-        "src/main/resources/application.yml",
-        "spring:\n  application:\n    name: owners-service\n",
-    );
+    named_service(&root, "owners-service");
     write(
         &root,
         "src/main/java/com/owners/OwnerResource.java",
@@ -315,11 +312,7 @@ fn a_call_from_another_service_reaches_an_endpoint_of_every_verb_unless_one_name
     let dir = tempfile::tempdir().expect("tempdir");
     let reports = dir.path().join("reports");
     let caller = dir.path().join("caller");
-    write(
-        &reports,
-        "src/main/resources/application.yml",
-        "spring:\n  application:\n    name: reports-service\n",
-    );
+    named_service(&reports, "reports-service");
     write(
         &reports,
         "src/main/java/com/reports/ReportResource.java",
@@ -336,11 +329,7 @@ public class ReportResource {
 }
 "#,
     );
-    write(
-        &caller,
-        "src/main/resources/application.yml",
-        "spring:\n  application:\n    name: caller-service\n",
-    );
+    named_service(&caller, "caller-service");
     write(
         &caller,
         "src/main/java/com/caller/Reports.java",

@@ -492,6 +492,7 @@ public class Service {
         new Service(dto);
         it.getQty();
         Child.builder().name("n").id("i").build();
+        Child.builder().id("j").name("m").build().withName("z");
         new Child("x").withName("y");
     }
 }
@@ -513,12 +514,13 @@ public class Audited {
 "#,
         // `qty` has no getter (`AccessLevel.NONE`); `b` imports no Lombok, so its `@Data`
         // generates nothing, nor does another library's `@Log` beside `lombok.*`. A
-        // `@SuperBuilder` chain goes on in the superclass's builder.
+        // `@SuperBuilder` chain stays on the subclass's builder whichever class's field it
+        // sets first, and builds the subclass.
         r#"
 a.Service.run -> ? no method getQty on a.Item
-a.Service.run -> a.Base.BaseBuilder.build
 a.Service.run -> a.Base.BaseBuilder.id
 a.Service.run -> a.Child.<init>
+a.Service.run -> a.Child.ChildBuilder.build
 a.Service.run -> a.Child.ChildBuilder.name
 a.Service.run -> a.Child.builder
 a.Service.run -> a.Child.withName

@@ -160,39 +160,54 @@ pub(super) fn generate(decl: &mut TypeDecl, imports: &[Import]) -> Option<TypeDe
 
 /// `@Builder`'s static `builder()` and the `NameBuilder` type it returns: a setter-like
 /// method per field, each returning the builder, and `build()`. The builder type is a
-/// member type of `decl`, declared on its line. `@SuperBuilder`'s is the same, extending
-/// the superclass's builder (whose methods return that builder, where Lombok's generics
-/// return the subclass's: a chain that sets a superclass's field first stops there).
+/// member type of `decl`, declared on its line.
+///
+/// `@SuperBuilder`'s is Lombok's own generic shape, so that a chain typed by it goes on
+/// where javac's does: `NameBuilder<C extends Name, B extends NameBuilder<C, B>>` extends
+/// the superclass's builder `<C, B>`, its setters return `B` and `build()` returns `C`, and
+/// `builder()` returns `NameBuilder<?, ?>`. A setter of the superclass's field called on the
+/// subclass's builder returns the subclass's builder, and `build()` the subclass.
 fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl], super_builder: bool) -> TypeDecl {
     let builder_name = format!("{}Builder", decl.name);
     let line = decl.line_start;
-    add_method(decl, "builder", &[], &builder_name, true, line);
-    add_method(decl, "toBuilder", &[], &builder_name, false, line);
+    let (made, setter_returns, built) = if super_builder {
+        (format!("{builder_name}<?, ?>"), "B".to_string(), "C".to_string())
+    } else {
+        (builder_name.clone(), builder_name.clone(), decl.name.clone())
+    };
+    add_method(decl, "builder", &[], &made, true, line);
+    add_method(decl, "toBuilder", &[], &made, false, line);
     let mut methods = Vec::new();
     for f in fields {
         methods.push(method(
             &f.name,
             &[(f.name.as_str(), f.ty.as_str())],
-            &builder_name,
+            &setter_returns,
             false,
             f.line,
         ));
     }
-    methods.push(method("build", &[], &decl.name, false, line));
+    methods.push(method("build", &[], &built, false, line));
     methods.push(method("<init>", &[], "", false, line));
     // `@SuperBuilder`'s builder extends the superclass's, whose methods it inherits.
-    let extends: Vec<String> = if super_builder {
-        decl.extends
+    let (type_params, type_param_bounds, extends) = if super_builder {
+        let extends: Vec<String> = decl
+            .extends
             .first()
             .map(|parent| {
                 let parent = crate::facts::erase(parent);
                 let simple = parent.rsplit('.').next().unwrap_or(&parent).to_string();
-                format!("{parent}.{simple}Builder")
+                format!("{parent}.{simple}Builder<C, B>")
             })
             .into_iter()
-            .collect()
+            .collect();
+        (
+            vec!["C".to_string(), "B".to_string()],
+            vec![vec![decl.name.clone()], vec![format!("{builder_name}<C, B>")]],
+            extends,
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new(), Vec::new())
     };
     TypeDecl {
         fqn: format!("{}.{builder_name}", decl.fqn),
@@ -202,8 +217,8 @@ fn add_builder(decl: &mut TypeDecl, fields: &[FieldDecl], super_builder: bool) -
         anonymous: false,
         modifiers: vec!["public".into(), "static".into()],
         annotations: Vec::new(),
-        type_params: Vec::new(),
-        type_param_bounds: Vec::new(),
+        type_params,
+        type_param_bounds,
         extends,
         implements: Vec::new(),
         fields: Vec::new(),

@@ -188,6 +188,12 @@ impl ProductTypes {
         }
     }
 
+    /// The types beneath the product's own, nearest first: its dependencies' jars, the
+    /// bundled test libraries, the JDK.
+    pub(crate) fn library(&self) -> Layered<'_> {
+        Layered::new(beneath_product(&self.dependencies))
+    }
+
     /// Whether `binary` is a product type.
     fn declares(&self, binary: &str) -> bool {
         self.own.as_ref().is_some_and(|o| o.declares(binary)) || self.model.declares(binary)

@@ -23,13 +23,21 @@
 //! - `x.name` is `getName()` (or `isName()`), `x.name = v` is `setName(v)`, when the type
 //!   has the accessor; a field, a type, a package or a property of a type outside the
 //!   product is no call and gives no edge.
+//! - A call of a type outside the product types a chain on as the library declares it —
+//!   the jars of the product's dependencies, the bundled test libraries, the JDK
+//!   ([`library_result`]): a constructor gives its type, a method the erased return type
+//!   its overloads agree on (those whose parameters the known argument types match
+//!   exactly, else all of its arity). Members called on such a type are not checked.
 //!
 //! Anything left open is `Target::Unresolved` with a reason, never a guess.
 
+use super::java::ProductTypes;
 use super::symbols::{is_primitive, MethodInfo, SymbolTable, TypeRef};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, Expr, MethodDecl, Receiver, TypeKind};
 use crate::lang::kotlin::accessor_names;
+use crate::typemodel::model::TypeSource;
+use crate::typemodel::ty::{erase as erase_ty, subst, Subst, Ty, TypeParam};
 
 /// Receiver chains deeper than this are not followed.
 const MAX_DEPTH: usize = 48;
@@ -207,8 +215,10 @@ const JDK_VALUE_TYPES: &[&str] = &[
     "java.time.LocalDateTime",
 ];
 
-/// Resolves every call site of a Kotlin `file` against the product's table.
-pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
+/// Resolves every call site of a Kotlin `file` against the product's table, with the
+/// types of the libraries beneath the product (`types`) for chains through them.
+pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable, types: &ProductTypes) -> Vec<ResolvedCall> {
+    let library = types.library();
     let mut out = Vec::new();
     for t in &file.types {
         for m in &t.methods {
@@ -222,6 +232,7 @@ pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<Resolve
             };
             let scope = Scope {
                 table,
+                library: &library,
                 file,
                 type_fqn: &t.fqn,
                 method: m,
@@ -257,6 +268,8 @@ pub(crate) fn resolve_calls(file: &CodeFile, table: &SymbolTable) -> Vec<Resolve
 /// The method a call site sits in.
 struct Scope<'a> {
     table: &'a SymbolTable,
+    /// The types beneath the product's own: what a library call's result is typed by.
+    library: &'a dyn TypeSource,
     file: &'a CodeFile,
     type_fqn: &'a str,
     method: &'a MethodDecl,
@@ -647,8 +660,16 @@ impl<'a> Scope<'a> {
             },
             Receiver::Call(cs) => match self.call(cs, depth + 1) {
                 Some(Target::Internal(k)) => self.return_type(&k),
+                Some(Target::External { type_fqn, method }) if method == "<init>" => {
+                    Ok(Recv::Instance(self.internal(&type_fqn)))
+                }
                 Some(Target::External { type_fqn, method }) => {
-                    Err(format!("result of external {type_fqn}.{method} not typed"))
+                    let args: Vec<Option<String>> = (0..cs.arg_count)
+                        .map(|i| self.arg_type(cs, i, depth + 1))
+                        .collect();
+                    library_result(self.library, &type_fqn, &method, &args)
+                        .map(|fqn| Recv::Instance(self.internal(&fqn)))
+                        .ok_or_else(|| format!("result of external {type_fqn}.{method} not typed"))
                 }
                 Some(Target::Unresolved { reason }) => Err(reason),
                 Some(Target::Ambiguous(_)) => Err("result of an ambiguous overload not typed".into()),
@@ -1328,6 +1349,110 @@ impl<'a> Scope<'a> {
 }
 
 /// The standard library facade of a top-level function, if it is one of Kotlin's.
+/// The type a call of library method `type_fqn.method` returns, with arguments of these
+/// types (`None` where not known): the erased return type of the overloads of that arity
+/// — declared by the type or inherited, the nearest declaration of a signature hiding the
+/// ones it overrides — whose parameters the known argument types match exactly, else of
+/// all of them, when they agree on one class. A type variable erased to `Object`, `void`
+/// and a primitive type nothing.
+fn library_result(
+    lib: &dyn TypeSource,
+    type_fqn: &str,
+    method: &str,
+    args: &[Option<String>],
+) -> Option<String> {
+    let start = lib.by_fqn(type_fqn)?;
+    // (erased parameter types as source names, erased return type), nearest first.
+    let mut candidates: Vec<(Vec<String>, Ty)> = Vec::new();
+    let mut queue = std::collections::VecDeque::from([start.this_type()]);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(class) = queue.pop_front() {
+        if !seen.insert(class.name.clone()) || seen.len() > 64 {
+            continue;
+        }
+        let Some(info) = lib.by_binary(&class.name) else {
+            continue;
+        };
+        let s = Subst::for_class(&info.type_params, &class);
+        for m in info.methods_named(method) {
+            let fits = m.params.len() == args.len() || (m.is_varargs() && args.len() + 1 >= m.params.len());
+            if !fits {
+                continue;
+            }
+            let scopes: [&[TypeParam]; 2] = [&m.type_params, &start.type_params];
+            let params: Vec<String> = m
+                .params
+                .iter()
+                .map(|p| source_name(lib, &erase_ty(&subst(p, &s), &scopes)))
+                .collect();
+            if candidates.iter().any(|(known, _)| *known == params) {
+                continue;
+            }
+            candidates.push((params, erase_ty(&subst(&m.ret, &s), &scopes)));
+        }
+        queue.extend(lib.direct_supertypes(&class));
+    }
+    let exact: Vec<&(Vec<String>, Ty)> = candidates
+        .iter()
+        .filter(|(params, _)| {
+            args.iter().zip(params).all(|(a, p)| match a {
+                Some(a) => unbox(&kotlin_to_java(a)) == unbox(p),
+                None => true,
+            })
+        })
+        .collect();
+    let chosen: Vec<&(Vec<String>, Ty)> = if exact.is_empty() {
+        candidates.iter().collect()
+    } else {
+        exact
+    };
+    let mut results = chosen.iter().map(|(_, ret)| ret);
+    let first = results.next()?;
+    if results.any(|r| r != first) {
+        return None;
+    }
+    match first {
+        Ty::Class(c) => {
+            Some(source_name(lib, first)).filter(|n| n != "java.lang.Object" && !c.name.is_empty())
+        }
+        _ => None,
+    }
+}
+
+/// The source name of an erased type (`java.util.Map.Entry`, `int`, `String[]`).
+fn source_name(lib: &dyn TypeSource, t: &Ty) -> String {
+    match t {
+        Ty::Class(c) => lib
+            .by_binary(&c.name)
+            .map_or_else(|| c.name.replace('$', "."), |i| i.fqn.to_string()),
+        Ty::Prim(p) => p.keyword().to_string(),
+        Ty::Array(inner) => format!("{}[]", source_name(lib, inner)),
+        Ty::Var(v) => v.to_string(),
+    }
+}
+
+/// The JVM's name of a Kotlin type as an argument type may be written (`kotlin.String`,
+/// `Int`): what a library's parameter type is compared with.
+fn kotlin_to_java(t: &str) -> String {
+    let t = erase(t);
+    let t = t.trim_end_matches('?');
+    let simple = t.strip_prefix("kotlin.").unwrap_or(t);
+    match simple {
+        "String" => "java.lang.String",
+        "Any" => "java.lang.Object",
+        "Int" => "int",
+        "Long" => "long",
+        "Short" => "short",
+        "Byte" => "byte",
+        "Double" => "double",
+        "Float" => "float",
+        "Boolean" => "boolean",
+        "Char" => "char",
+        _ => t,
+    }
+    .to_string()
+}
+
 fn stdlib_facade(name: &str) -> Option<&'static str> {
     STDLIB
         .iter()

@@ -751,3 +751,59 @@ a.V.v -> ext org.springframework.util.StringUtils.hasLength
 "#,
     );
 }
+
+#[test]
+fn a_chain_through_a_library_call_is_typed_as_the_library_declares_it() {
+    // `assertThat` has dozens of one-argument overloads: a `String` argument picks
+    // `assertThat(String)`, an `Int?` the `int`/`Integer` pair (which agree), an argument of
+    // unknown type none. `given` returns `BDDMyOngoingStubbing<T>`, a constructor its type,
+    // `File.toPath` a `Path`, `StringBuilder.append` (overloads that all return
+    // `StringBuilder`) its type whatever the argument. A type outside every model stays
+    // untyped.
+    check(
+        r#"
+//- /src/a/Owner.kt
+package a
+class Owner(var name: String, var age: Int?) {
+    fun find(): Owner? = null
+}
+//- /src/a/OwnerTest.kt
+package a
+import org.assertj.core.api.Assertions.assertThat
+import org.mockito.BDDMockito.given
+import com.acme.Unknown
+import java.io.File
+class OwnerTest {
+    fun run(owner: Owner, other: Unknown) {
+        assertThat(owner.name).isEqualTo("n")
+        assertThat(owner.age).isEqualTo(3)
+        assertThat(other.value()).isEqualTo(4)
+        given(owner.find()).willReturn(owner)
+        File("x").toPath().normalize()
+        StringBuilder().append(other.value()).reverse()
+        Unknown.make().use()
+    }
+}
+"#,
+        r#"
+a.OwnerTest.run -> ? result of external com.acme.Unknown.make not typed
+a.OwnerTest.run -> ? result of external org.assertj.core.api.Assertions.assertThat not typed
+a.OwnerTest.run -> a.Owner.find
+a.OwnerTest.run -> a.Owner.getAge
+a.OwnerTest.run -> a.Owner.getName
+a.OwnerTest.run -> ext com.acme.Unknown.make
+a.OwnerTest.run -> ext com.acme.Unknown.value
+a.OwnerTest.run -> ext java.io.File.<init>
+a.OwnerTest.run -> ext java.io.File.toPath
+a.OwnerTest.run -> ext java.lang.StringBuilder.<init>
+a.OwnerTest.run -> ext java.lang.StringBuilder.append
+a.OwnerTest.run -> ext java.lang.StringBuilder.reverse
+a.OwnerTest.run -> ext java.nio.file.Path.normalize
+a.OwnerTest.run -> ext org.assertj.core.api.AbstractIntegerAssert.isEqualTo
+a.OwnerTest.run -> ext org.assertj.core.api.AbstractStringAssert.isEqualTo
+a.OwnerTest.run -> ext org.assertj.core.api.Assertions.assertThat
+a.OwnerTest.run -> ext org.mockito.BDDMockito.BDDMyOngoingStubbing.willReturn
+a.OwnerTest.run -> ext org.mockito.BDDMockito.given
+"#,
+    );
+}

@@ -28,7 +28,9 @@ pub(crate) use symbols::SymbolTable;
 pub(crate) fn resolve_calls(file: &crate::facts::CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {
     match file.language {
         crate::facts::Language::Java => java::resolve_calls(file, table),
-        crate::facts::Language::Kotlin => kotlin::resolve_calls(file, table),
+        crate::facts::Language::Kotlin => {
+            kotlin::resolve_calls(file, table, &ProductTypes::build([file], table))
+        }
     }
 }
 
@@ -41,7 +43,7 @@ pub(crate) fn resolve_calls_typed(
 ) -> Vec<ResolvedCall> {
     match file.language {
         crate::facts::Language::Java => java::resolve_calls_typed(file, table, types),
-        crate::facts::Language::Kotlin => kotlin::resolve_calls(file, table),
+        crate::facts::Language::Kotlin => kotlin::resolve_calls(file, table, types),
     }
 }
 

@@ -321,7 +321,8 @@ pub(crate) struct CallSite {
     /// `reduce`...): how many arguments the function takes.
     pub(crate) arity_hint: Option<usize>,
     /// Byte offset where the call's expression ends: with `byte`, it tells apart calls of a
-    /// chain that start at the same place (`sb.append(a).append(b)`). 0 when unknown.
+    /// chain that start at the same place (`sb.append(a).append(b)`), and it says which
+    /// calls hold a call in their arguments or lambdas. 0 when unknown.
     pub(crate) end: usize,
 }
 

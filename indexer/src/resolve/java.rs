@@ -528,16 +528,16 @@ impl Scope<'_> {
                 },
             };
         }
-        let mut external_wildcard = None;
+        let mut external_wildcards: Vec<String> = Vec::new();
         for w in &ctx.static_wildcards {
             if self.table.get(w).is_some() {
                 if !self.table.methods_named(w, name).0.is_empty() {
                     return self.select(w, name, site, depth);
                 }
-            } else if external_wildcard.is_none() && !self.typer.knows(w) {
+            } else if !self.typer.knows(w) {
                 // A type the model declares was searched by the typed pass below; one it
                 // does not is where an unseen member may come from.
-                external_wildcard = Some(w.clone());
+                external_wildcards.push(w.to_string());
             }
         }
         if let Some(ext) = external_super {
@@ -549,14 +549,26 @@ impl Scope<'_> {
         if let Some(t) = self.typed_any(site, depth) {
             return t;
         }
-        if let Some(w) = external_wildcard {
-            return unresolved(format!("{name} may come from import static {w}.*"));
-        }
         if OBJECT_METHODS.contains(&name.as_str()) {
             return Target::External {
                 type_fqn: "java.lang.Object".into(),
                 method: name.clone(),
             };
+        }
+        // Nothing declared in scope answers, and the one static import on demand of a type
+        // no model holds is where javac finds the method (with two such imports, either).
+        match external_wildcards.as_slice() {
+            [] => {}
+            [only] => {
+                return Target::External {
+                    type_fqn: only.clone(),
+                    method: name.clone(),
+                }
+            }
+            several => {
+                let imports: Vec<String> = several.iter().map(|w| format!("import static {w}.*")).collect();
+                return unresolved(format!("{name} may come from {}", imports.join(" or ")));
+            }
         }
         unresolved(format!("no method {name} in scope"))
     }

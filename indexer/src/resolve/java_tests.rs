@@ -572,15 +572,28 @@ public class Service {
         assertThat(1);
         mock(Service.class);
         help();
+        hashCode();
     }
 }
+//- /src/b/Two.java
+package b;
+import static com.example.unseen.Helpers.*;
+import static com.example.unseen.Others.*;
+public class Two {
+    void run() { help(); }
+}
 "#,
+        // `help` is in scope only through the one static import on demand of a type no
+        // model holds (Mockito's is modelled, and has none), so javac finds it there; `Two`
+        // has two such imports, either of which may hold it. `hashCode` is inherited.
         r#"
-a.Service.run -> ? help may come from import static com.example.unseen.Helpers.*
 a.Service.run -> a.util.Checks.requirePositive
 a.Service.run -> a.util.Numbers.next
+a.Service.run -> ext com.example.unseen.Helpers.help
+a.Service.run -> ext java.lang.Object.hashCode
 a.Service.run -> ext org.assertj.core.api.Assertions.assertThat
 a.Service.run -> ext org.mockito.Mockito.mock
+b.Two.run -> ? help may come from import static com.example.unseen.Helpers.* or import static com.example.unseen.Others.*
 "#,
     );
 }

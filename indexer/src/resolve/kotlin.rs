@@ -23,6 +23,10 @@
 //! - `x.name` is `getName()` (or `isName()`), `x.name = v` is `setName(v)`, when the type
 //!   has the accessor; a field, a type, a package or a property of a type outside the
 //!   product is no call and gives no edge.
+//! - A class imported on demand (`import org.hamcrest.Matchers.*`) gives its statics to
+//!   bare calls outside lambdas: the one class a library model declares the name in, ahead
+//!   of the standard library; else, after every other rule, the one such class no model
+//!   holds (several: unresolved, naming them).
 //! - A call of a type outside the product types a chain on as the library declares it —
 //!   the jars of the product's dependencies, the bundled test libraries, the JDK
 //!   ([`library_result`]): a constructor gives its type, a method the erased return type
@@ -530,6 +534,19 @@ impl<'a> Scope<'a> {
                 },
             };
         }
+        // `import org.hamcrest.Matchers.*`: Kotlin imports a class's statics on demand, ahead
+        // of the standard library's default imports.
+        let (declared_by, may_hold) = if self.inside_a_lambda(site) {
+            (None, Vec::new())
+        } else {
+            self.on_demand_owners(name)
+        };
+        if let (Some(owner), None) = (&declared_by, &external_super) {
+            return Target::External {
+                type_fqn: owner.clone(),
+                method: name.to_string(),
+            };
+        }
         if let Some(facade) = stdlib_facade(name) {
             return Target::External {
                 type_fqn: facade.into(),
@@ -548,7 +565,61 @@ impl<'a> Scope<'a> {
                 method: name.to_string(),
             };
         }
-        unresolved(format!("no function {name} in scope"))
+        match may_hold.as_slice() {
+            [only] => Target::External {
+                type_fqn: only.clone(),
+                method: name.to_string(),
+            },
+            [] => unresolved(format!("no function {name} in scope")),
+            several => unresolved(format!(
+                "no function {name} in scope; it may be a static of {}, imported on demand, whose members are not known",
+                several.join(" or ")
+            )),
+        }
+    }
+
+    /// The classes imported on demand (`import a.b.Type.*`) that hold static method `name`:
+    /// the one a library model declares it in, and those no model holds, which may. A
+    /// modelled class without it holds it not; a package (its last name lower-case) holds
+    /// no Java statics, and its Kotlin functions are the product's facades.
+    fn on_demand_owners(&self, name: &str) -> (Option<String>, Vec<String>) {
+        let Some(me) = self.table.get(self.type_fqn) else {
+            return (None, Vec::new());
+        };
+        let mut declared_by = None;
+        let mut may_hold = Vec::new();
+        for w in &me.ctx.wildcards {
+            let class = w.to_string();
+            if !class
+                .rsplit('.')
+                .next()
+                .is_some_and(|s| s.starts_with(char::is_uppercase))
+                || self.table.get(&class).is_some()
+            {
+                continue;
+            }
+            match self.library.by_fqn(&class) {
+                Some(info) => {
+                    if declared_by.is_none() && info.methods_named(name).any(|m| m.is_static()) {
+                        declared_by = Some(class);
+                    }
+                }
+                None => may_hold.push(class),
+            }
+        }
+        (declared_by, may_hold)
+    }
+
+    /// Whether `site` may sit in a lambda: a call of the method whose span holds it has a
+    /// lambda argument. A lambda passed to a function outside the scope functions may have
+    /// a receiver whose members a bare call names first (a Kotlin DSL), and that receiver
+    /// is not known.
+    fn inside_a_lambda(&self, site: &CallSite) -> bool {
+        self.method.calls.iter().any(|c| {
+            c.byte < site.byte
+                && site.byte < c.end
+                && (0..c.arg_count.max(c.arg_texts.len())).any(|i| is_lambda(c, i))
+        })
     }
 
     /// The class an explicit import of member `name` names (`import a.b.Type.name`), when

@@ -807,3 +807,47 @@ a.OwnerTest.run -> ext org.mockito.BDDMockito.given
 "#,
     );
 }
+
+#[test]
+fn a_class_imported_on_demand_gives_its_statics_to_bare_calls() {
+    // Hamcrest's `Matchers` is modelled: `hasItem` is its static, `nothingLikeThis` is not.
+    // `MockMvcResultMatchers` is known to no model: a name nothing else answers for is
+    // its, outside lambdas (a lambda's receiver may declare it: `inDsl`), never a standard
+    // library function's (`listOf`). A package imported on demand holds no statics. In
+    // `B`, two unmodelled classes could hold `status`: unresolved, naming both.
+    check(
+        r#"
+//- /src/a/A.kt
+package a
+import org.hamcrest.Matchers.*
+import org.springframework.test.web.servlet.result.MockMvcResultMatchers.*
+import java.util.*
+class A {
+    fun run(d: Dsl) {
+        hasItem("x")
+        nothingLikeThis()
+        status()
+        listOf(1)
+        d.configure { inDsl() }
+    }
+}
+class Dsl { fun configure(block: () -> Unit) {} }
+//- /src/a/B.kt
+package a
+import org.springframework.test.web.servlet.result.MockMvcResultMatchers.*
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders.*
+class B {
+    fun run() { status() }
+}
+"#,
+        r#"
+a.A.run -> ? no function inDsl in scope
+a.A.run -> a.Dsl.configure
+a.A.run -> ext kotlin.collections.CollectionsKt.listOf
+a.A.run -> ext org.hamcrest.Matchers.hasItem
+a.A.run -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.nothingLikeThis
+a.A.run -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.status
+a.B.run -> ? no function status in scope; it may be a static of org.springframework.test.web.servlet.result.MockMvcResultMatchers or org.springframework.test.web.servlet.request.MockMvcRequestBuilders, imported on demand, whose members are not known
+"#,
+    );
+}

@@ -1846,7 +1846,7 @@ impl<'s> Extractor<'s> {
             arg_names,
             kind: CallKind::Method,
             arity_hint: None,
-            end: 0,
+            end: node.end_byte(),
         }
     }
 

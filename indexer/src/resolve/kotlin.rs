@@ -205,6 +205,16 @@ const STDLIB: &[(&str, &[&str])] = &[
 
 const OBJECT_METHODS: &[&str] = &["toString", "equals", "hashCode", "getClass"];
 
+/// `kotlin.collections`' type aliases of `java.util`'s classes, imported by default.
+const KOTLIN_COLLECTION_ALIASES: &[(&str, &str)] = &[
+    ("ArrayList", "java.util.ArrayList"),
+    ("HashMap", "java.util.HashMap"),
+    ("HashSet", "java.util.HashSet"),
+    ("LinkedHashMap", "java.util.LinkedHashMap"),
+    ("LinkedHashSet", "java.util.LinkedHashSet"),
+    ("RandomAccess", "java.util.RandomAccess"),
+];
+
 /// JDK types no product type extends, so an argument of one never fits another type.
 const JDK_VALUE_TYPES: &[&str] = &[
     "java.lang.String",
@@ -347,7 +357,7 @@ impl<'a> Scope<'a> {
     }
 
     fn constructor(&self, name: &str, site: &CallSite, depth: usize) -> Target {
-        match self.table.resolve_type(name, self.type_fqn) {
+        match self.named_type(name) {
             None => unresolved(format!("unknown type {name}")),
             Some(t) if !t.internal => Target::External {
                 type_fqn: t.fqn,
@@ -515,7 +525,7 @@ impl<'a> Scope<'a> {
             };
         }
         if name.starts_with(char::is_uppercase) {
-            if let Some(t) = self.table.resolve_type(name, self.type_fqn) {
+            if let Some(t) = self.named_type(name) {
                 return self.constructor(&t.fqn, site, depth);
             }
         }
@@ -714,18 +724,13 @@ impl<'a> Scope<'a> {
             Receiver::Name(n) if n.starts_with("this@") => self.labelled_this(&n[5..], byte, depth),
             Receiver::Name(n) => self.name_type(n, byte, depth),
             Receiver::New(t) => self
-                .table
-                .resolve_type(t, self.type_fqn)
+                .named_type(t)
                 .map(Recv::Instance)
                 .ok_or_else(|| format!("unknown type {t}")),
             Receiver::Field(inner, f) => match self.receiver_type(inner, byte, depth + 1) {
                 Ok(recv) => self.member_type_of(&recv, f, depth),
                 Err(e) => match dotted(r) {
-                    Some(path) => self
-                        .table
-                        .resolve_type(&path, self.type_fqn)
-                        .map(|t| self.static_or_object(t))
-                        .ok_or(e),
+                    Some(path) => self.named_type(&path).map(|t| self.static_or_object(t)).ok_or(e),
                     None => Err(e),
                 },
             },
@@ -851,8 +856,7 @@ impl<'a> Scope<'a> {
         }
         if let Some(p) = self.method.params.iter().find(|p| p.name == n) {
             return self
-                .table
-                .resolve_type(&p.ty, self.type_fqn)
+                .named_type(&p.ty)
                 .map(Recv::Instance)
                 .ok_or_else(|| format!("type {} of {n} unknown", p.ty));
         }
@@ -882,10 +886,59 @@ impl<'a> Scope<'a> {
                 }
             }
         }
-        self.table
-            .resolve_type(n, self.type_fqn)
+        self.named_type(n)
             .map(|t| self.static_or_object(t))
             .ok_or_else(|| format!("unknown name {n}"))
+    }
+
+    /// The type `name` names in this file: the product's names and the file's imports
+    /// by name first ([`SymbolTable::resolve_type`]), else a type a library beneath the
+    /// product holds — a qualified name, the one package imported on demand that has
+    /// it (`import java.util.*` and `Collections`), then Kotlin's default imports:
+    /// `kotlin.collections`' aliases of `java.util`'s collections and `java.lang`.
+    fn named_type(&self, name: &str) -> Option<TypeRef> {
+        if let Some(t) = self.table.resolve_type(name, self.type_fqn) {
+            return Some(t);
+        }
+        let written = erase(name);
+        let written = written.trim_end_matches('?');
+        let external = |fqn: &str| TypeRef {
+            fqn: fqn.to_string(),
+            internal: false,
+        };
+        if written.contains('.') {
+            return self.library.by_fqn(written).map(|t| external(&t.fqn));
+        }
+        if !written.starts_with(char::is_uppercase) {
+            return None;
+        }
+        let me = self.table.get(self.type_fqn)?;
+        let mut found: Vec<&str> = Vec::new();
+        for pkg in &me.ctx.wildcards {
+            let is_package = pkg
+                .rsplit('.')
+                .next()
+                .is_some_and(|s| s.starts_with(char::is_lowercase));
+            if let Some(t) = is_package
+                .then(|| self.library.package_type(pkg, written))
+                .flatten()
+            {
+                if !found.contains(&&*t.fqn) {
+                    found.push(&t.fqn);
+                }
+            }
+        }
+        match found.as_slice() {
+            [one] => return Some(external(one)),
+            [] => {}
+            _ => return None,
+        }
+        if let Some((_, java)) = KOTLIN_COLLECTION_ALIASES.iter().find(|(k, _)| *k == written) {
+            return Some(external(java));
+        }
+        self.library
+            .package_type("java.lang", written)
+            .map(|t| external(&t.fqn))
     }
 
     /// The type of a local: declared, from its initializer, or from the call its lambda

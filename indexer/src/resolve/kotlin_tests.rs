@@ -759,7 +759,8 @@ fn a_chain_through_a_library_call_is_typed_as_the_library_declares_it() {
     // unknown type none. `given` returns `BDDMyOngoingStubbing<T>`, a constructor its type,
     // `File.toPath` a `Path`, `StringBuilder.append` (overloads that all return
     // `StringBuilder`) its type whatever the argument. A type outside every model stays
-    // untyped.
+    // untyped. Library types are named through an on-demand import of their package
+    // (`Collections`), `kotlin.collections`' aliases (`ArrayList`) and `java.lang`.
     check(
         r#"
 //- /src/a/Owner.kt
@@ -773,6 +774,7 @@ import org.assertj.core.api.Assertions.assertThat
 import org.mockito.BDDMockito.given
 import com.acme.Unknown
 import java.io.File
+import java.util.*
 class OwnerTest {
     fun run(owner: Owner, other: Unknown) {
         assertThat(owner.name).isEqualTo("n")
@@ -782,6 +784,9 @@ class OwnerTest {
         File("x").toPath().normalize()
         StringBuilder().append(other.value()).reverse()
         Unknown.make().use()
+        Collections.emptyList<String>().isEmpty()
+        ArrayList<String>().add("x")
+        IllegalStateException("x").printStackTrace()
     }
 }
 "#,
@@ -795,10 +800,16 @@ a.OwnerTest.run -> ext com.acme.Unknown.make
 a.OwnerTest.run -> ext com.acme.Unknown.value
 a.OwnerTest.run -> ext java.io.File.<init>
 a.OwnerTest.run -> ext java.io.File.toPath
+a.OwnerTest.run -> ext java.lang.IllegalStateException.<init>
+a.OwnerTest.run -> ext java.lang.IllegalStateException.printStackTrace
 a.OwnerTest.run -> ext java.lang.StringBuilder.<init>
 a.OwnerTest.run -> ext java.lang.StringBuilder.append
 a.OwnerTest.run -> ext java.lang.StringBuilder.reverse
 a.OwnerTest.run -> ext java.nio.file.Path.normalize
+a.OwnerTest.run -> ext java.util.ArrayList.<init>
+a.OwnerTest.run -> ext java.util.ArrayList.add
+a.OwnerTest.run -> ext java.util.Collections.emptyList
+a.OwnerTest.run -> ext java.util.List.isEmpty
 a.OwnerTest.run -> ext org.assertj.core.api.AbstractIntegerAssert.isEqualTo
 a.OwnerTest.run -> ext org.assertj.core.api.AbstractStringAssert.isEqualTo
 a.OwnerTest.run -> ext org.assertj.core.api.Assertions.assertThat

@@ -325,6 +325,9 @@ impl<'a> Scope<'a> {
         if depth > MAX_DEPTH {
             return Some(unresolved("call chain too deep"));
         }
+        if self.sam_conversion(site).is_some() {
+            return None;
+        }
         Some(match site.kind {
             CallKind::Property => return self.property(site, depth),
             CallKind::ThisCall => self.select_on(self.type_fqn, "<init>", site, depth),
@@ -734,25 +737,33 @@ impl<'a> Scope<'a> {
                     None => Err(e),
                 },
             },
-            Receiver::Call(cs) => match self.call(cs, depth + 1) {
-                Some(Target::Internal(k)) => self.return_type(&k),
-                Some(Target::External { type_fqn, method }) if method == "<init>" => {
-                    Ok(Recv::Instance(self.internal(&type_fqn)))
-                }
-                Some(Target::External { type_fqn, method }) => {
-                    let args: Vec<Option<String>> = (0..cs.arg_count)
-                        .map(|i| self.arg_type(cs, i, depth + 1))
-                        .collect();
-                    library_result(self.library, &type_fqn, &method, &args)
-                        .map(|fqn| Recv::Instance(self.internal(&fqn)))
-                        .ok_or_else(|| format!("result of external {type_fqn}.{method} not typed"))
-                }
-                Some(Target::Unresolved { reason }) => Err(reason),
-                Some(Target::Ambiguous(_)) => Err("result of an ambiguous overload not typed".into()),
-                None => Err("receiver expression not typed".into()),
+            Receiver::Call(cs) => match self.sam_conversion(cs) {
+                Some(t) => Ok(Recv::Instance(t)),
+                None => self.call_result(cs, depth),
             },
             // Java's typed expressions (literals, casts, lambdas…) are not in Kotlin facts.
             _ => Err("receiver expression not typed".into()),
+        }
+    }
+
+    /// The type of what call `cs`, a receiver, gives.
+    fn call_result(&self, cs: &CallSite, depth: usize) -> Result<Recv, String> {
+        match self.call(cs, depth + 1) {
+            Some(Target::Internal(k)) => self.return_type(&k),
+            Some(Target::External { type_fqn, method }) if method == "<init>" => {
+                Ok(Recv::Instance(self.internal(&type_fqn)))
+            }
+            Some(Target::External { type_fqn, method }) => {
+                let args: Vec<Option<String>> = (0..cs.arg_count)
+                    .map(|i| self.arg_type(cs, i, depth + 1))
+                    .collect();
+                library_result(self.library, &type_fqn, &method, &args)
+                    .map(|fqn| Recv::Instance(self.internal(&fqn)))
+                    .ok_or_else(|| format!("result of external {type_fqn}.{method} not typed"))
+            }
+            Some(Target::Unresolved { reason }) => Err(reason),
+            Some(Target::Ambiguous(_)) => Err("result of an ambiguous overload not typed".into()),
+            None => Err("receiver expression not typed".into()),
         }
     }
 
@@ -889,6 +900,23 @@ impl<'a> Scope<'a> {
         self.named_type(n)
             .map(|t| self.static_or_object(t))
             .ok_or_else(|| format!("unknown name {n}"))
+    }
+
+    /// `Runnable { … }`, `Comparator<T> { a, b -> … }`: an interface's name called with one
+    /// lambda is a SAM conversion — an instance of the interface, made without a call of
+    /// any constructor (an interface has none). The interface, when it is one.
+    fn sam_conversion(&self, site: &CallSite) -> Option<TypeRef> {
+        let bare = matches!(site.kind, CallKind::Constructor)
+            || (site.kind == CallKind::Method && site.receiver == Receiver::None);
+        if !bare || !site.name.starts_with(char::is_uppercase) || site.arg_count != 1 || !is_lambda(site, 0) {
+            return None;
+        }
+        let t = self.named_type(&site.name)?;
+        let interface = match self.table.get(&t.fqn) {
+            Some(info) => info.kind == TypeKind::Interface,
+            None => self.library.by_fqn(&t.fqn).is_some_and(|i| i.kind.is_interface()),
+        };
+        interface.then_some(t)
     }
 
     /// The type `name` names in this file: the product's names and the file's imports

@@ -862,3 +862,37 @@ a.B.run -> ? no function status in scope; it may be a static of org.springframew
 "#,
     );
 }
+
+#[test]
+fn an_interface_called_with_a_lambda_is_a_sam_conversion_not_a_constructor_call() {
+    // `Runnable { }` and `Handler { s -> }` make instances of the interfaces without
+    // calling anything (an interface has no constructor); a chain on one goes on with the
+    // interface's methods. A class called with a lambda is still its constructor.
+    check(
+        r#"
+//- /src/a/Handler.java
+package a;
+public interface Handler { void handle(String s); }
+//- /src/a/Box.java
+package a;
+public class Box { public Box(Runnable r) {} }
+//- /src/a/S.kt
+package a
+class S {
+    fun run() {
+        val r = Runnable { }
+        r.run()
+        Handler { s -> }.handle("y")
+        Thread(Runnable { })
+        Box { }
+    }
+}
+"#,
+        r#"
+a.S.run -> a.Box.<init>
+a.S.run -> a.Handler.handle
+a.S.run -> ext java.lang.Runnable.run
+a.S.run -> ext java.lang.Thread.<init>
+"#,
+    );
+}

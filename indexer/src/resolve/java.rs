@@ -556,7 +556,17 @@ impl Scope<'_> {
             };
         }
         // Nothing declared in scope answers, and the one static import on demand of a type
-        // no model holds is where javac finds the method (with two such imports, either).
+        // no model holds is where javac finds the method; of several, the one whose type
+        // another file imports the method from by name (`import static W.name;`), else
+        // either.
+        let named: Vec<String> = external_wildcards
+            .iter()
+            .filter(|w| self.table.imported_by_name(&format!("{w}.{name}")))
+            .cloned()
+            .collect();
+        if named.len() == 1 {
+            external_wildcards = named;
+        }
         match external_wildcards.as_slice() {
             [] => {}
             [only] => {

@@ -580,12 +580,19 @@ package b;
 import static com.example.unseen.Helpers.*;
 import static com.example.unseen.Others.*;
 public class Two {
-    void run() { help(); }
+    void run() { help(); assist(); }
+}
+//- /src/b/Three.java
+package b;
+import static com.example.unseen.Others.assist;
+public class Three {
+    void run() { assist(); }
 }
 "#,
         // `help` is in scope only through the one static import on demand of a type no
         // model holds (Mockito's is modelled, and has none), so javac finds it there; `Two`
-        // has two such imports, either of which may hold it. `hashCode` is inherited.
+        // has two such imports, either of which may hold `help`; `assist` is the one
+        // `Three` imports from `Others` by name. `hashCode` is inherited.
         r#"
 a.Service.run -> a.util.Checks.requirePositive
 a.Service.run -> a.util.Numbers.next
@@ -593,7 +600,9 @@ a.Service.run -> ext com.example.unseen.Helpers.help
 a.Service.run -> ext java.lang.Object.hashCode
 a.Service.run -> ext org.assertj.core.api.Assertions.assertThat
 a.Service.run -> ext org.mockito.Mockito.mock
+b.Three.run -> ext com.example.unseen.Others.assist
 b.Two.run -> ? help may come from import static com.example.unseen.Helpers.* or import static com.example.unseen.Others.*
+b.Two.run -> ext com.example.unseen.Others.assist
 "#,
     );
 }

@@ -26,7 +26,8 @@
 //! - A class imported on demand (`import org.hamcrest.Matchers.*`) gives its statics to
 //!   bare calls outside lambdas: the one class a library model declares the name in, ahead
 //!   of the standard library; else, after every other rule, the one such class no model
-//!   holds (several: unresolved, naming them).
+//!   holds (of several, the one another file imports the function from by name; else
+//!   unresolved, naming them).
 //! - A call of a type outside the product types a chain on as the library declares it —
 //!   the jars of the product's dependencies, the bundled test libraries, the JDK
 //!   ([`library_result`]): a constructor gives its type, a method the erased return type
@@ -575,6 +576,17 @@ impl<'a> Scope<'a> {
         if OBJECT_METHODS.contains(&name) {
             return Target::External {
                 type_fqn: "java.lang.Object".into(),
+                method: name.to_string(),
+            };
+        }
+        // Of several, the one whose class another file imports the function from by name.
+        let named: Vec<&String> = may_hold
+            .iter()
+            .filter(|c| self.table.imported_by_name(&format!("{c}.{name}")))
+            .collect();
+        if let [only] = named.as_slice() {
+            return Target::External {
+                type_fqn: (*only).clone(),
                 method: name.to_string(),
             };
         }

@@ -825,7 +825,8 @@ fn a_class_imported_on_demand_gives_its_statics_to_bare_calls() {
     // `MockMvcResultMatchers` is known to no model: a name nothing else answers for is
     // its, outside lambdas (a lambda's receiver may declare it: `inDsl`), never a standard
     // library function's (`listOf`). A package imported on demand holds no statics. In
-    // `B`, two unmodelled classes could hold `status`: unresolved, naming both.
+    // `B`, two unmodelled classes could hold `status`: unresolved, naming both; `get` is
+    // the one `C` imports from `MockMvcRequestBuilders` by name.
     check(
         r#"
 //- /src/a/A.kt
@@ -848,7 +849,13 @@ package a
 import org.springframework.test.web.servlet.result.MockMvcResultMatchers.*
 import org.springframework.test.web.servlet.request.MockMvcRequestBuilders.*
 class B {
-    fun run() { status() }
+    fun run() { status(); get("/x") }
+}
+//- /src/a/C.kt
+package a
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
+class C {
+    fun run() { get("/y") }
 }
 "#,
         r#"
@@ -859,6 +866,8 @@ a.A.run -> ext org.hamcrest.Matchers.hasItem
 a.A.run -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.nothingLikeThis
 a.A.run -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.status
 a.B.run -> ? no function status in scope; it may be a static of org.springframework.test.web.servlet.result.MockMvcResultMatchers or org.springframework.test.web.servlet.request.MockMvcRequestBuilders, imported on demand, whose members are not known
+a.B.run -> ext org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
+a.C.run -> ext org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
 "#,
     );
 }

@@ -173,8 +173,9 @@ struct SharedTypes {
     /// Package → the classes holding its top-level functions and properties (Kotlin's
     /// file facades), where top-level and extension functions are looked up.
     facades: FxHashMap<Name, Vec<Name>>,
-    /// The types the product's files import by name (`import io.minio.MinioClient;`): a
-    /// type some file names this way exists where that import says.
+    /// The types and static members the product's files import by name (`import
+    /// io.minio.MinioClient;`, `import static a.B.get;`, Kotlin's `import a.B.get`): what
+    /// some file names this way exists where that import says.
     imported_by_name: rustc_hash::FxHashSet<Name>,
 }
 
@@ -328,7 +329,7 @@ impl SymbolTable {
                     .or_default()
                     .insert(simple, fqn);
             }
-            for i in file.imports.iter().filter(|i| !i.is_static && !i.wildcard) {
+            for i in file.imports.iter().filter(|i| !i.wildcard) {
                 shared.imported_by_name.insert(names.intern(&i.path));
             }
             for info in type_infos(file, &mut names) {
@@ -567,6 +568,12 @@ impl SymbolTable {
     /// local or anonymous type.
     pub(crate) fn outer(&self, fqn: &str) -> Option<String> {
         self.ty(fqn)?.outer.as_deref().map(str::to_string)
+    }
+
+    /// Whether a file of the product imports `path` by name: a type, or a static member
+    /// (`a.B.get`), which then exists there.
+    pub(crate) fn imported_by_name(&self, path: &str) -> bool {
+        self.shared.imported_by_name.contains(path)
     }
 
     /// The classes holding the top-level functions and properties of `package`.

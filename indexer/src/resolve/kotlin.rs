@@ -530,7 +530,10 @@ impl<'a> Scope<'a> {
         }
         if name.starts_with(char::is_uppercase) {
             if let Some(t) = self.named_type(name) {
-                return self.constructor(&t.fqn, site, depth);
+                // An interface has no constructor: a function of its name is the call.
+                if !self.is_interface(&t) || self.top_level(name, false).is_empty() {
+                    return self.constructor(&t.fqn, site, depth);
+                }
             }
         }
         let cands = self.top_level(name, false);
@@ -923,12 +926,21 @@ impl<'a> Scope<'a> {
         if !bare || !site.name.starts_with(char::is_uppercase) || site.arg_count != 1 || !is_lambda(site, 0) {
             return None;
         }
+        // A function of that name (a factory `fun Handler(block: …): Handler`) is the call.
+        if site.kind == CallKind::Method && !self.top_level(&site.name, false).is_empty() {
+            return None;
+        }
         let t = self.named_type(&site.name)?;
-        let interface = match self.table.get(&t.fqn) {
+        self.is_interface(&t).then_some(t)
+    }
+
+    /// Whether `t` is an interface, of the product or of a library (which has no
+    /// constructor to call).
+    fn is_interface(&self, t: &TypeRef) -> bool {
+        match self.table.get(&t.fqn) {
             Some(info) => info.kind == TypeKind::Interface,
             None => self.library.by_fqn(&t.fqn).is_some_and(|i| i.kind.is_interface()),
-        };
-        interface.then_some(t)
+        }
     }
 
     /// The type `name` names in this file: the product's names and the file's imports
@@ -1596,21 +1608,15 @@ fn source_name(lib: &dyn TypeSource, t: &Ty) -> String {
 }
 
 /// The JVM's name of a Kotlin type as an argument type may be written (`kotlin.String`,
-/// `Int`): what a library's parameter type is compared with.
+/// `Int`): what a library's parameter type is compared with, through [`unbox`] (which
+/// takes `Long`, `Double`, `Boolean`… as Kotlin and Java both name them).
 fn kotlin_to_java(t: &str) -> String {
     let t = erase(t);
     let t = t.trim_end_matches('?');
-    let simple = t.strip_prefix("kotlin.").unwrap_or(t);
-    match simple {
+    match t.strip_prefix("kotlin.").unwrap_or(t) {
         "String" => "java.lang.String",
         "Any" => "java.lang.Object",
         "Int" => "int",
-        "Long" => "long",
-        "Short" => "short",
-        "Byte" => "byte",
-        "Double" => "double",
-        "Float" => "float",
-        "Boolean" => "boolean",
         "Char" => "char",
         _ => t,
     }

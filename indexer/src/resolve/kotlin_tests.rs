@@ -876,7 +876,8 @@ a.C.run -> ext org.springframework.test.web.servlet.request.MockMvcRequestBuilde
 fn an_interface_called_with_a_lambda_is_a_sam_conversion_not_a_constructor_call() {
     // `Runnable { }` and `Handler { s -> }` make instances of the interfaces without
     // calling anything (an interface has no constructor); a chain on one goes on with the
-    // interface's methods. A class called with a lambda is still its constructor.
+    // interface's methods. A class called with a lambda is still its constructor, and a
+    // function of the interface's name (a factory) is still called.
     check(
         r#"
 //- /src/a/Handler.java
@@ -894,12 +895,20 @@ class S {
         Handler { s -> }.handle("y")
         Thread(Runnable { })
         Box { }
+        Sink { }
     }
 }
+//- /src/a/Sink.java
+package a;
+public interface Sink { void accept(String s); }
+//- /src/a/Sinks.kt
+package a
+fun Sink(block: () -> Unit): Sink = object : Sink { override fun accept(s: String) {} }
 "#,
         r#"
 a.S.run -> a.Box.<init>
 a.S.run -> a.Handler.handle
+a.S.run -> a.SinksKt.Sink
 a.S.run -> ext java.lang.Runnable.run
 a.S.run -> ext java.lang.Thread.<init>
 "#,

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use super::symbols::MethodInfo;
-use super::symbols::{is_primitive, SymbolTable, TypeRef};
+use super::symbols::{is_primitive, ImportCtx, SymbolTable, TypeRef};
 use super::typed::{FileSubtypes, SubtypeMemo, Typer, Val};
 use super::types::{Names, ProductModel};
 use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
@@ -528,16 +528,9 @@ impl Scope<'_> {
                 },
             };
         }
-        let mut external_wildcards: Vec<String> = Vec::new();
         for w in &ctx.static_wildcards {
-            if self.table.get(w).is_some() {
-                if !self.table.methods_named(w, name).0.is_empty() {
-                    return self.select(w, name, site, depth);
-                }
-            } else if !self.typer.knows(w) {
-                // A type the model declares was searched by the typed pass below; one it
-                // does not is where an unseen member may come from.
-                external_wildcards.push(w.to_string());
+            if self.table.get(w).is_some() && !self.table.methods_named(w, name).0.is_empty() {
+                return self.select(w, name, site, depth);
             }
         }
         if let Some(ext) = external_super {
@@ -559,28 +552,25 @@ impl Scope<'_> {
         // no model holds is where javac finds the method; of several, the one whose type
         // another file imports the method from by name (`import static W.name;`), else
         // either.
-        let named: Vec<String> = external_wildcards
-            .iter()
-            .filter(|w| self.table.imported_by_name(&format!("{w}.{name}")))
-            .cloned()
-            .collect();
-        if named.len() == 1 {
-            external_wildcards = named;
-        }
-        match external_wildcards.as_slice() {
-            [] => {}
-            [only] => {
-                return Target::External {
-                    type_fqn: only.clone(),
-                    method: name.clone(),
-                }
-            }
-            several => {
-                let imports: Vec<String> = several.iter().map(|w| format!("import static {w}.*")).collect();
-                return unresolved(format!("{name} may come from {}", imports.join(" or ")));
+        let unmodelled = self.unmodelled_static_wildcards(ctx);
+        let owner = match unmodelled.as_slice() {
+            [] => return unresolved(format!("no method {name} in scope")),
+            [only] => Some(only),
+            several => self.table.imported_from(several, name),
+        };
+        match owner {
+            Some(owner) => Target::External {
+                type_fqn: owner.clone(),
+                method: name.clone(),
+            },
+            None => {
+                let imports: Vec<String> = unmodelled
+                    .iter()
+                    .map(|w| format!("import static {w}.*"))
+                    .collect();
+                unresolved(format!("{name} may come from {}", imports.join(" or ")))
             }
         }
-        unresolved(format!("no method {name} in scope"))
     }
 
     /// The product type a receiver expression is an instance of, if it is one.
@@ -778,10 +768,8 @@ impl Scope<'_> {
                 }
             }
         }
-        for w in &me.ctx.static_wildcards {
-            if self.table.get(w).is_none() && !self.typer.knows(w) {
-                from.push(format!("imported by `import static {w}.*`"));
-            }
+        for w in self.unmodelled_static_wildcards(&me.ctx) {
+            from.push(format!("imported by `import static {w}.*`"));
         }
         if from.is_empty() {
             return format!("unknown name {n}");
@@ -790,6 +778,17 @@ impl Scope<'_> {
             "unknown name {n}: it may be {}, whose members are not known",
             from.join(" or ")
         )
+    }
+
+    /// The types of the file's `import static T.*` that neither the product declares nor a
+    /// type model holds: where a member nothing else answers for may come from (a type a
+    /// model holds was searched by the typed pass).
+    fn unmodelled_static_wildcards(&self, ctx: &ImportCtx) -> Vec<String> {
+        ctx.static_wildcards
+            .iter()
+            .filter(|w| self.table.get(w).is_none() && !self.typer.knows(w))
+            .map(|w| w.to_string())
+            .collect()
     }
 
     fn field_in_scope(&self, n: &str) -> Option<(String, String)> {

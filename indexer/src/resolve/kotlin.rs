@@ -583,25 +583,19 @@ impl<'a> Scope<'a> {
             };
         }
         // Of several, the one whose class another file imports the function from by name.
-        let named: Vec<&String> = may_hold
-            .iter()
-            .filter(|c| self.table.imported_by_name(&format!("{c}.{name}")))
-            .collect();
-        if let [only] = named.as_slice() {
-            return Target::External {
-                type_fqn: (*only).clone(),
-                method: name.to_string(),
-            };
-        }
-        match may_hold.as_slice() {
-            [only] => Target::External {
-                type_fqn: only.clone(),
+        let owner = match may_hold.as_slice() {
+            [] => return unresolved(format!("no function {name} in scope")),
+            [only] => Some(only),
+            several => self.table.imported_from(several, name),
+        };
+        match owner {
+            Some(owner) => Target::External {
+                type_fqn: owner.clone(),
                 method: name.to_string(),
             },
-            [] => unresolved(format!("no function {name} in scope")),
-            several => unresolved(format!(
+            None => unresolved(format!(
                 "no function {name} in scope; it may be a static of {}, imported on demand, whose members are not known",
-                several.join(" or ")
+                may_hold.join(" or ")
             )),
         }
     }
@@ -964,26 +958,11 @@ impl<'a> Scope<'a> {
         if !written.starts_with(char::is_uppercase) {
             return None;
         }
-        let me = self.table.get(self.type_fqn)?;
-        let mut found: Vec<&str> = Vec::new();
-        for pkg in &me.ctx.wildcards {
-            let is_package = pkg
-                .rsplit('.')
-                .next()
-                .is_some_and(|s| s.starts_with(char::is_lowercase));
-            if let Some(t) = is_package
-                .then(|| self.library.package_type(pkg, written))
-                .flatten()
-            {
-                if !found.contains(&&*t.fqn) {
-                    found.push(&t.fqn);
-                }
-            }
-        }
-        match found.as_slice() {
-            [one] => return Some(external(one)),
-            [] => {}
-            _ => return None,
+        // Every import is asked of the models: a package no model holds may hold Kotlin's
+        // own types (`Pair`, `Regex`), which no model holds either.
+        let by_model = |fqn: &str| self.library.by_fqn(fqn).is_some();
+        if let Some(t) = self.table.on_demand(written, self.type_fqn, |_| true, by_model) {
+            return Some(t);
         }
         if let Some((_, java)) = KOTLIN_COLLECTION_ALIASES.iter().find(|(k, _)| *k == written) {
             return Some(external(java));

@@ -518,33 +518,41 @@ impl SymbolTable {
         model_package: impl Fn(&str) -> bool,
         model_type: impl Fn(&str) -> bool,
     ) -> Option<TypeRef> {
-        let holders = ctx.wildcards.iter().filter_map(|w| {
-            if self.shared.by_package.contains_key(&**w) || self.has(w) {
+        let holders: Vec<String> = ctx
+            .wildcards
+            .iter()
+            .filter(|w| {
                 // The product's own packages and types were searched already.
-                return None;
-            }
-            let fqn = format!("{w}.{name}");
-            if model_package(w) || model_type(w) {
-                return model_type(&fqn).then_some(fqn);
-            }
-            Some(fqn)
-        });
-        let holders: Vec<String> = holders.collect();
-        let fqn = match holders.as_slice() {
-            [one] => one.clone(),
-            // Between several, the one another file of the product imports by name.
-            [_, _, ..] => {
-                let mut named = holders
-                    .iter()
-                    .filter(|f| self.shared.imported_by_name.contains(f.as_str()));
-                match (named.next(), named.next()) {
-                    (Some(one), None) => one.clone(),
-                    _ => return None,
+                if self.shared.by_package.contains_key(&***w) || self.has(w) {
+                    return false;
                 }
-            }
-            [] => return None,
+                !(model_package(w) || model_type(w)) || model_type(&format!("{w}.{name}"))
+            })
+            .map(|w| w.to_string())
+            .collect();
+        let owner = match holders.as_slice() {
+            [one] => one,
+            several => self.imported_from(several, name)?,
         };
-        Some(TypeRef { fqn, internal: false })
+        Some(TypeRef {
+            fqn: format!("{owner}.{name}"),
+            internal: false,
+        })
+    }
+
+    /// Of several `owners` (packages or types) imported on demand, the one from which, and
+    /// only from which, a file of the product imports `name` by name (`import
+    /// io.minio.MinioClient;`, `import static a.B.get;`): javac finds `name` there.
+    pub(crate) fn imported_from<'o>(&self, owners: &'o [String], name: &str) -> Option<&'o String> {
+        let mut named = owners.iter().filter(|o| {
+            self.shared
+                .imported_by_name
+                .contains(format!("{o}.{name}").as_str())
+        });
+        match (named.next(), named.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
     }
 
     /// Type `fqn`: this view's own copy, else the shared one.
@@ -568,12 +576,6 @@ impl SymbolTable {
     /// local or anonymous type.
     pub(crate) fn outer(&self, fqn: &str) -> Option<String> {
         self.ty(fqn)?.outer.as_deref().map(str::to_string)
-    }
-
-    /// Whether a file of the product imports `path` by name: a type, or a static member
-    /// (`a.B.get`), which then exists there.
-    pub(crate) fn imported_by_name(&self, path: &str) -> bool {
-        self.shared.imported_by_name.contains(path)
     }
 
     /// The classes holding the top-level functions and properties of `package`.

@@ -110,7 +110,7 @@ const INDEXER_STAGES: &[&[&str]] = &[
     &["resolve"],
     &["frameworks"],
     &["emit"],
-    &["pipeline", "outline"],
+    &["pipeline", "outline", "framework_models", "gen_frameworks"],
 ];
 
 fn stage_rank(stage: &str) -> Option<usize> {

@@ -20,6 +20,7 @@ mod company;
 mod emit;
 mod error;
 mod facts;
+pub mod framework_models;
 mod frameworks;
 #[doc(hidden)]
 pub mod fuzzing;

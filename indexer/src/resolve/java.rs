@@ -201,7 +201,8 @@ impl ProductTypes {
 }
 
 /// What lies beneath the product's own types, nearest first: the jars of its dependencies
-/// (or its classpath), the bundled models of the common test libraries, the JDK.
+/// (or its classpath), the bundled models of the common test libraries and frameworks,
+/// the JDK.
 fn beneath_product(dependencies: &TypeModel) -> Vec<&dyn TypeSource> {
     vec![
         dependencies,
@@ -905,11 +906,10 @@ impl Scope<'_> {
     /// Picks the one method `name` of type `fqn` that fits the call site.
     fn select(&self, fqn: &str, name: &str, site: &CallSite, depth: usize) -> Target {
         let (cands, external) = self.table.methods_named(fqn, name);
+        // Not declared by the product: by the type that declares it above the product's
+        // first external supertype, where a type model knows it, else on that supertype.
         let fallback = |why: String| match &external {
-            Some(ext) => Target::External {
-                type_fqn: ext.clone(),
-                method: name.to_string(),
-            },
+            Some(ext) => self.external(site, ext.clone(), true, depth),
             None if OBJECT_METHODS.contains(&name) => Target::External {
                 type_fqn: "java.lang.Object".into(),
                 method: name.to_string(),

@@ -302,16 +302,16 @@ package a;
 public class Account { }
 //- /src/a/AccountRepository.java
 package a;
-import org.springframework.data.jpa.repository.*;
-public interface AccountRepository extends JpaRepository<Account, Long> { }
+import com.vendor.data.jpa.*;
+public interface AccountRepository extends VendorRepository<Account, Long> { }
 //- /src/a/Broken.java
 package a;
-import org.springframework.data.jpa.repository.*;
-import org.springframework.data.repository.*;
-public interface Broken extends CrudRepository<Account, Long> { }
+import com.vendor.data.jpa.*;
+import com.vendor.data.*;
+public interface Broken extends BaseRepository<Account, Long> { }
 //- /src/a/Failure.java
 package a;
-import org.springframework.data.jpa.repository.*;
+import com.vendor.data.jpa.*;
 public class Failure extends ReflectiveOperationException { }
 //- /src/a/Service.java
 package a;
@@ -327,8 +327,8 @@ public class Service {
 "#,
         r#"
 a.Service.run -> ? no method save on a.Broken
-a.Service.run -> ext java.lang.ReflectiveOperationException.getMessage
-a.Service.run -> ext org.springframework.data.jpa.repository.JpaRepository.save
+a.Service.run -> ext com.vendor.data.jpa.VendorRepository.save
+a.Service.run -> ext java.lang.Throwable.getMessage
 "#,
     );
 }
@@ -1128,6 +1128,83 @@ a.RepoTest.saves -> ext org.mockito.BDDMockito.BDDMyOngoingStubbing.willReturn
 a.RepoTest.saves -> ext org.mockito.BDDMockito.given
 a.RepoTest.saves -> ext org.mockito.Mockito.mock
 a.RepoTest.saves -> ext org.mockito.Mockito.verify
+"#,
+    );
+}
+
+/// The bundled framework models (Spring 6.2, Spring Data 3.5, read from their sources)
+/// type the chains every Spring application writes: a repository's inherited
+/// `findById(…)` gives `Optional<Owner>`, `ResponseEntity.ok()` a builder whose `body(…)`
+/// goes on, and MockMvc's `perform(…)` the `ResultActions` its matchers chain on. Each
+/// call lands on the class that declares the method in those releases.
+#[test]
+fn bundled_framework_models_type_spring_chains() {
+    check(
+        r#"
+//- /src/a/Owner.java
+package a;
+public class Owner { public String getName() { return "x"; } }
+//- /src/a/OwnerRepository.java
+package a;
+import org.springframework.data.jpa.repository.JpaRepository;
+public interface OwnerRepository extends JpaRepository<Owner, Long> {}
+//- /src/a/OwnerController.java
+package a;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.util.UriComponentsBuilder;
+public class OwnerController {
+    private final OwnerRepository owners;
+    public OwnerController(OwnerRepository owners) { this.owners = owners; }
+    public ResponseEntity<Owner> show(Long id) {
+        Owner o = owners.findById(id).orElseThrow();
+        return ResponseEntity.ok().header("X-Id", o.getName()).body(o);
+    }
+    public ResponseEntity<Void> create(Owner o) {
+        owners.save(o).getName();
+        return ResponseEntity.created(UriComponentsBuilder.fromPath("/owners/{id}").buildAndExpand(o.getName()).toUri()).build();
+    }
+}
+//- /src/a/OwnerControllerTest.java
+package a;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.*;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+public class OwnerControllerTest {
+    MockMvc mockMvc;
+    void shows() throws Exception {
+        mockMvc.perform(get("/owners/1").accept(MediaType.APPLICATION_JSON))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.name").value("x"))
+            .andReturn().getResponse().getContentAsString();
+    }
+}
+"#,
+        r#"
+a.OwnerController.create -> a.Owner.getName
+a.OwnerController.create -> ext org.springframework.data.repository.CrudRepository.save
+a.OwnerController.create -> ext org.springframework.http.ResponseEntity.HeadersBuilder.build
+a.OwnerController.create -> ext org.springframework.http.ResponseEntity.created
+a.OwnerController.create -> ext org.springframework.web.util.UriComponents.toUri
+a.OwnerController.create -> ext org.springframework.web.util.UriComponentsBuilder.buildAndExpand
+a.OwnerController.create -> ext org.springframework.web.util.UriComponentsBuilder.fromPath
+a.OwnerController.show -> a.Owner.getName
+a.OwnerController.show -> ext java.util.Optional.orElseThrow
+a.OwnerController.show -> ext org.springframework.data.repository.CrudRepository.findById
+a.OwnerController.show -> ext org.springframework.http.ResponseEntity.BodyBuilder.body
+a.OwnerController.show -> ext org.springframework.http.ResponseEntity.HeadersBuilder.header
+a.OwnerController.show -> ext org.springframework.http.ResponseEntity.ok
+a.OwnerControllerTest.shows -> ext org.springframework.mock.web.MockHttpServletResponse.getContentAsString
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.MockMvc.perform
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.MvcResult.getResponse
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.ResultActions.andExpect
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.ResultActions.andReturn
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder.accept
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.result.JsonPathResultMatchers.value
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.status
+a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.result.StatusResultMatchers.isOk
 "#,
     );
 }

@@ -822,17 +822,17 @@ a.OwnerTest.run -> ext org.mockito.BDDMockito.given
 #[test]
 fn a_class_imported_on_demand_gives_its_statics_to_bare_calls() {
     // Hamcrest's `Matchers` is modelled: `hasItem` is its static, `nothingLikeThis` is not.
-    // `MockMvcResultMatchers` is known to no model: a name nothing else answers for is
+    // `ResultMatchers` is known to no model: a name nothing else answers for is
     // its, outside lambdas (a lambda's receiver may declare it: `inDsl`), never a standard
     // library function's (`listOf`). A package imported on demand holds no statics. In
     // `B`, two unmodelled classes could hold `status`: unresolved, naming both; `get` is
-    // the one `C` imports from `MockMvcRequestBuilders` by name.
+    // the one `C` imports from `RequestBuilders` by name.
     check(
         r#"
 //- /src/a/A.kt
 package a
 import org.hamcrest.Matchers.*
-import org.springframework.test.web.servlet.result.MockMvcResultMatchers.*
+import com.vendor.web.ResultMatchers.*
 import java.util.*
 class A {
     fun run(d: Dsl) {
@@ -846,14 +846,14 @@ class A {
 class Dsl { fun configure(block: () -> Unit) {} }
 //- /src/a/B.kt
 package a
-import org.springframework.test.web.servlet.result.MockMvcResultMatchers.*
-import org.springframework.test.web.servlet.request.MockMvcRequestBuilders.*
+import com.vendor.web.ResultMatchers.*
+import com.vendor.web.RequestBuilders.*
 class B {
     fun run() { status(); get("/x") }
 }
 //- /src/a/C.kt
 package a
-import org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
+import com.vendor.web.RequestBuilders.get
 class C {
     fun run() { get("/y") }
 }
@@ -861,13 +861,13 @@ class C {
         r#"
 a.A.run -> ? no function inDsl in scope
 a.A.run -> a.Dsl.configure
+a.A.run -> ext com.vendor.web.ResultMatchers.nothingLikeThis
+a.A.run -> ext com.vendor.web.ResultMatchers.status
 a.A.run -> ext kotlin.collections.CollectionsKt.listOf
 a.A.run -> ext org.hamcrest.Matchers.hasItem
-a.A.run -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.nothingLikeThis
-a.A.run -> ext org.springframework.test.web.servlet.result.MockMvcResultMatchers.status
-a.B.run -> ? no function status in scope; it may be a static of org.springframework.test.web.servlet.result.MockMvcResultMatchers or org.springframework.test.web.servlet.request.MockMvcRequestBuilders, imported on demand, whose members are not known
-a.B.run -> ext org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
-a.C.run -> ext org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
+a.B.run -> ? no function status in scope; it may be a static of com.vendor.web.ResultMatchers or com.vendor.web.RequestBuilders, imported on demand, whose members are not known
+a.B.run -> ext com.vendor.web.RequestBuilders.get
+a.C.run -> ext com.vendor.web.RequestBuilders.get
 "#,
     );
 }

@@ -23,6 +23,7 @@ mod typed_tests;
 
 pub(crate) use java::ProductTypes;
 pub(crate) use symbols::SymbolTable;
+pub(crate) use types::ProductModel;
 
 /// Resolves every call site of `file` with the rules of its language.
 pub(crate) fn resolve_calls(file: &crate::facts::CodeFile, table: &SymbolTable) -> Vec<ResolvedCall> {

@@ -10,10 +10,12 @@
 //! disk (a classpath, a local repository) always come first: the bundled model only
 //! answers for names nothing closer declares.
 //!
-//! Only libraries whose packaged version's API is the one current code calls are bundled
-//! (additive APIs: AssertJ 3, Mockito 2+, JUnit 5, Hamcrest 2, JUnit 4); frameworks whose
-//! available build is a major version behind (Spring 4.3) are not, since their signatures
-//! would type today's calls wrongly.
+//! Only libraries whose packaged version's API is the one current code calls are built
+//! from jars (additive APIs: AssertJ 3, Mockito 2+, JUnit 5, Hamcrest 2, JUnit 4);
+//! frameworks whose packaged build is a major version behind (Spring 4.3) are not, since
+//! their signatures would type today's calls wrongly. Their current releases' API is read
+//! from their sources instead (`crate::framework_models`, committed as `frameworks.tm`)
+//! and embedded here too: [`libraries`] is both, as one layer.
 //!
 //! Regenerate with `cargo run -p semgraph-indexer --bin typemodel-jdk -- --libraries
 //! [JARS_DIR]` (default `/usr/share/java`, where Debian's `libassertj-core-java`,
@@ -78,6 +80,9 @@ pub(crate) const LIBRARIES: &[Library] = &[
 ];
 
 static LIBRARIES_DATA: &[u8] = include_bytes!("libraries.tm");
+/// The framework APIs read from their sources (`framework_models`, `typemodel-frameworks`).
+static FRAMEWORKS_DATA: &[u8] = include_bytes!("frameworks.tm");
+static JARS: OnceLock<(TypeModel, Vec<BundledVersion>)> = OnceLock::new();
 static MODEL: OnceLock<(TypeModel, Vec<BundledVersion>)> = OnceLock::new();
 
 /// A bundled library as the embedded data records it.
@@ -94,13 +99,20 @@ impl std::fmt::Display for BundledVersion {
     }
 }
 
-/// The bundled libraries' model, decoded on first use. Never fails: were the embedded
-/// data unreadable (a test proves it is not), the model is empty.
+/// Every bundled model in one layer, decoded on first use: the test libraries read from
+/// their jars and the framework APIs read from their sources (no type is in both). Never
+/// fails: were the embedded data unreadable (a test proves they are not), that part is
+/// empty.
 pub(crate) fn libraries() -> &'static TypeModel {
     &entry().0
 }
 
-/// Which libraries, at which versions, the bundled model holds.
+/// The test libraries read from their jars alone (what `generate_model` makes).
+pub(crate) fn jar_libraries() -> &'static TypeModel {
+    &jars().0
+}
+
+/// Which libraries and frameworks, at which versions, the bundled model holds.
 pub(crate) fn bundled() -> &'static [BundledVersion] {
     &entry().1
 }
@@ -112,13 +124,29 @@ pub(crate) fn bundled_version(group: &str, artifact: &str) -> Option<&'static Bu
         .find(|b| b.group == group && b.artifact == artifact)
 }
 
-fn entry() -> &'static (TypeModel, Vec<BundledVersion>) {
-    MODEL.get_or_init(|| match wire::decode(LIBRARIES_DATA) {
+fn decoded(data: &[u8], what: &str) -> (TypeModel, Vec<BundledVersion>) {
+    match wire::decode(data) {
         Ok((model, origin)) => (model, parse_origin(&origin)),
         Err(e) => {
-            tracing::warn!("the embedded library type model does not load: {e}");
+            tracing::warn!("the embedded {what} type model does not load: {e}");
             (TypeModel::default(), Vec::new())
         }
+    }
+}
+
+fn jars() -> &'static (TypeModel, Vec<BundledVersion>) {
+    JARS.get_or_init(|| decoded(LIBRARIES_DATA, "library"))
+}
+
+fn entry() -> &'static (TypeModel, Vec<BundledVersion>) {
+    MODEL.get_or_init(|| {
+        let (jar_model, jar_versions) = jars();
+        let (frameworks, framework_versions) = decoded(FRAMEWORKS_DATA, "framework");
+        let mut types = jar_model.types().to_vec();
+        types.extend(frameworks.types().iter().cloned());
+        let mut versions = jar_versions.clone();
+        versions.extend(framework_versions);
+        (TypeModel::new(types), versions)
     })
 }
 
@@ -136,6 +164,7 @@ fn origin_of(versions: &[BundledVersion]) -> String {
 fn parse_origin(origin: &str) -> Vec<BundledVersion> {
     origin
         .strip_prefix("bundled libraries: ")
+        .or_else(|| origin.strip_prefix("bundled frameworks: "))
         .unwrap_or_default()
         .split(", ")
         .filter_map(|c| {

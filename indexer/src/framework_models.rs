@@ -43,8 +43,10 @@ pub struct FrameworkArtifact {
     pub artifact: &'static str,
     /// Its Java sources, relative to the repository.
     pub sources: &'static str,
-    /// The packages kept, each with its subpackages; empty keeps none (the sources are
-    /// read only so that names in the kept signatures bind).
+    /// The packages kept, each with its subpackages (or one type, by its name); empty
+    /// keeps none of its own (the sources are read so that names in the kept signatures
+    /// bind and kept types' supertypes are there), and the artifact is not listed as
+    /// bundled.
     pub packages: &'static [&'static str],
 }
 
@@ -128,6 +130,69 @@ pub const FRAMEWORK_ARTIFACTS: &[FrameworkArtifact] = &[
         ],
     },
     FrameworkArtifact {
+        repository: "spring-framework",
+        group: "org.springframework",
+        artifact: "spring-webflux",
+        sources: "spring-webflux/src/main/java",
+        packages: &["org.springframework.web.reactive.function.client"],
+    },
+    FrameworkArtifact {
+        repository: "spring-security",
+        group: "org.springframework.security",
+        artifact: "spring-security-crypto",
+        sources: "crypto/src/main/java",
+        packages: &[
+            "org.springframework.security.crypto.password",
+            "org.springframework.security.crypto.bcrypt",
+        ],
+    },
+    FrameworkArtifact {
+        repository: "spring-security",
+        group: "org.springframework.security",
+        artifact: "spring-security-core",
+        sources: "core/src/main/java",
+        packages: &[
+            "org.springframework.security.core.Authentication",
+            "org.springframework.security.core.GrantedAuthority",
+            "org.springframework.security.core.authority",
+            "org.springframework.security.core.context",
+            "org.springframework.security.core.userdetails",
+            "org.springframework.security.authentication",
+        ],
+    },
+    FrameworkArtifact {
+        repository: "spring-security",
+        group: "org.springframework.security",
+        artifact: "spring-security-web",
+        sources: "web/src/main/java",
+        packages: &["org.springframework.security.web.SecurityFilterChain"],
+    },
+    FrameworkArtifact {
+        repository: "spring-security",
+        group: "org.springframework.security",
+        artifact: "spring-security-config",
+        sources: "config/src/main/java",
+        packages: &[
+            "org.springframework.security.config.Customizer",
+            "org.springframework.security.config.annotation.web.builders",
+            "org.springframework.security.config.annotation.web.configurers",
+        ],
+    },
+    FrameworkArtifact {
+        repository: "spring-security",
+        group: "org.springframework.security",
+        artifact: "spring-security-oauth2-core",
+        sources: "oauth2/oauth2-core/src/main/java",
+        packages: &[],
+    },
+    FrameworkArtifact {
+        repository: "spring-security",
+        group: "org.springframework.security",
+        artifact: "spring-security-oauth2-jose",
+        sources: "oauth2/oauth2-jose/src/main/java",
+        packages: &["org.springframework.security.oauth2.jwt"],
+    },
+    FrameworkArtifact {
         repository: "spring-data-commons",
         group: "org.springframework.data",
         artifact: "spring-data-commons",
@@ -145,6 +210,25 @@ pub const FRAMEWORK_ARTIFACTS: &[FrameworkArtifact] = &[
         packages: &[
             "org.springframework.data.jpa.repository",
             "org.springframework.data.jpa.domain",
+        ],
+    },
+    FrameworkArtifact {
+        repository: "spring-data-redis",
+        group: "org.springframework.data",
+        artifact: "spring-data-redis",
+        sources: "src/main/java",
+        packages: &["org.springframework.data.redis.core"],
+    },
+    FrameworkArtifact {
+        repository: "spring-data-mongodb",
+        group: "org.springframework.data",
+        artifact: "spring-data-mongodb",
+        sources: "spring-data-mongodb/src/main/java",
+        packages: &[
+            "org.springframework.data.mongodb.core.query",
+            "org.springframework.data.mongodb.core.MongoTemplate",
+            "org.springframework.data.mongodb.core.MongoOperations",
+            "org.springframework.data.mongodb.repository.MongoRepository",
         ],
     },
 ];
@@ -195,7 +279,9 @@ pub fn generate(checkouts: &[FrameworkCheckout]) -> Result<GeneratedModel, Index
                 file: root,
             });
         }
-        artifacts.push(format!("{}:{}:{}", a.group, a.artifact, checkout.version));
+        if !a.packages.is_empty() {
+            artifacts.push(format!("{}:{}:{}", a.group, a.artifact, checkout.version));
+        }
         roots.push((root, a));
     }
     let mut paths: Vec<(PathBuf, String)> = Vec::new();
@@ -279,12 +365,25 @@ pub(crate) fn model_of(files: &[CodeFile], packages: &[&str]) -> TypeModel {
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
         })
     };
-    let mut out: BTreeMap<Name, TypeInfo> = BTreeMap::new();
-    for t in read {
-        let Some(b) = binary.get(&t.fqn) else { continue };
-        if !kept(t) || !visible(t, &by_key) {
-            continue;
+    // The listed packages' types, and every supertype they inherit members from, wherever
+    // it is declared (`Sort` is a `Streamable`, whose `stream()` it answers).
+    let mut chosen: Vec<&TypeInfo> = read.iter().filter(|t| kept(t) && visible(t, &by_key)).collect();
+    let mut seen: std::collections::HashSet<&str> = chosen.iter().map(|t| &*t.fqn).collect();
+    let mut next = 0;
+    while next < chosen.len() {
+        let t = chosen[next];
+        next += 1;
+        for sup in t.superclass.iter().chain(&t.interfaces) {
+            if let Some(s) = by_key.get(&*sup.name) {
+                if seen.insert(&*s.fqn) {
+                    chosen.push(s);
+                }
+            }
         }
+    }
+    let mut out: BTreeMap<Name, TypeInfo> = BTreeMap::new();
+    for t in chosen {
+        let Some(b) = binary.get(&t.fqn) else { continue };
         let mut t = t.clone();
         t.methods.retain(|m| member_visible(m.flags));
         t.fields.retain(|f| member_visible(f.flags));
@@ -432,7 +531,8 @@ mod tests {
     }
 
     /// Read from sources, a library keeps what a jar's model keeps: the listed packages'
-    /// public and protected types and members, nested types under binary names (in the
+    /// public and protected types and members and the supertypes they inherit members from
+    /// (`Streamy`, outside the list), nested types under binary names (in the
     /// signatures that name them too), no private, package-private, anonymous or local
     /// type or member; names its sources import from elsewhere stay as imported, and the
     /// model survives the committed encoding.
@@ -466,15 +566,19 @@ public class Client {
             ),
             (
                 "v/api/Result.java",
-                "package v.api;
-public class Result<T> { public T get() { return null; } }
-",
+                "package v.api;\npublic class Result<T> { public T get() { return null; } }\n",
             ),
             (
                 "v/internal/Wire.java",
-                "package v.internal;
-public class Wire { public void w() {} }
-",
+                "package v.internal;\npublic class Wire { public void w() {} }\n",
+            ),
+            (
+                "v/util/Streamy.java",
+                "package v.util;\npublic interface Streamy<T> { default T first() { return null; } }\n",
+            ),
+            (
+                "v/api/Sorting.java",
+                "package v.api;\nimport v.util.Streamy;\npublic class Sorting implements Streamy<String> { }\n",
             ),
         ]);
         let model = model_of(&files, &["v.api"]);
@@ -486,7 +590,9 @@ public class Wire { public void w() {} }
                 "v.api.Client",
                 "v.api.Client$Builder",
                 "v.api.Client$Callback",
-                "v.api.Result"
+                "v.api.Result",
+                "v.api.Sorting",
+                "v.util.Streamy"
             ]
         );
         let client = model.get("v.api.Client").expect("Client");
@@ -574,9 +680,31 @@ public class Wire { public void w() {} }
             .interfaces
             .iter()
             .any(|i| &*i.name == "org.springframework.data.repository.ListCrudRepository"));
+        assert_eq!(
+            returns(
+                "org.springframework.data.redis.core.StringRedisTemplate",
+                "opsForValue"
+            ),
+            ["org.springframework.data.redis.core.ValueOperations"]
+        );
+        assert_eq!(
+            returns(
+                "org.springframework.security.core.context.SecurityContextHolder",
+                "getContext"
+            ),
+            ["org.springframework.security.core.context.SecurityContext"]
+        );
+        assert_eq!(
+            returns("org.springframework.data.mongodb.core.query.Criteria", "where"),
+            ["org.springframework.data.mongodb.core.query.Criteria"]
+        );
+        // `Sort` answers `stream()` through `Streamable`, kept as its supertype.
+        assert!(!all
+            .find_methods(&class("org.springframework.data.domain.Sort"), "stream")
+            .is_empty());
         // Packages outside the list are not kept.
         assert!(all
-            .get("org.springframework.web.servlet.DispatcherServlet")
+            .get("org.springframework.jdbc.datasource.DriverManagerDataSource")
             .is_none());
     }
 }

@@ -3,7 +3,8 @@
 //! a release. Run
 //! `cargo run -p semgraph-indexer --bin typemodel-frameworks -- REPO:VERSION=PATH… [--out FILE]`,
 //! one argument per repository of `FRAMEWORK_ARTIFACTS`, e.g.
-//! `spring-framework:6.2.19=/tmp/spring-framework`.
+//! `spring-framework:6.2.19=/tmp/spring-framework` (the releases and tags:
+//! `indexer/src/typemodel/LIBRARIES.md`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

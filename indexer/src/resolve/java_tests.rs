@@ -1209,6 +1209,45 @@ a.OwnerControllerTest.shows -> ext org.springframework.test.web.servlet.result.S
     );
 }
 
+/// A method reference on a type (`Optional::get`) applies to the function's first
+/// argument: mapped over `Optional<Optional<User>>` it gives a `User`, so the next lambda's
+/// parameter is one. A reference whose result stays a variable of a raw type says nothing
+/// of the result: the lambda after it is not typed, never taken for an `Object`.
+#[test]
+fn a_method_reference_on_a_type_gives_the_result_for_the_function_argument() {
+    check(
+        r#"
+//- /src/a/User.java
+package a;
+public class User { public void setLogin(String s) {} }
+//- /src/a/Users.java
+package a;
+import java.util.Optional;
+import java.util.List;
+public class Users {
+    Optional<User> find() { return Optional.empty(); }
+    void run(List<Optional<User>> all) {
+        Optional.of(find()).filter(Optional::isPresent).map(Optional::get).map(u -> { u.setLogin("x"); return u; });
+        all.stream().map(Optional::get).forEach(u -> u.setLogin("y"));
+    }
+}
+"#,
+        r#"
+a.Users.find -> ext java.util.Optional.empty
+a.Users.run -> a.User.setLogin
+a.Users.run -> a.Users.find
+a.Users.run -> ext java.util.Collection.stream
+a.Users.run -> ext java.util.Optional.filter
+a.Users.run -> ext java.util.Optional.get
+a.Users.run -> ext java.util.Optional.isPresent
+a.Users.run -> ext java.util.Optional.map
+a.Users.run -> ext java.util.Optional.of
+a.Users.run -> ext java.util.stream.Stream.forEach
+a.Users.run -> ext java.util.stream.Stream.map
+"#,
+    );
+}
+
 /// A self type read through a wildcard (`AbstractThrowableAssert<?, ?>`) keeps the
 /// variable's bound, so a fluent chain goes on typing: each call lands on the class that
 /// declares the method (the receivers `javac` compiles them against, walked up to the

@@ -1167,13 +1167,15 @@ impl<'a> Typer<'a> {
             let Some(Ty::Class(pc)) = param_at(i).map(|p| subst(&p, &s)) else {
                 continue;
             };
-            let Some((_, ret)) = self.sam(&pc) else { continue };
+            let Some((params, ret)) = self.sam(&pc) else {
+                continue;
+            };
             if !mentions(&ret, vars) {
                 continue;
             }
             let body = match cs.arg_exprs.get(i) {
                 Some(Receiver::Lambda(l)) => self.lambda_result(l, depth),
-                Some(Receiver::MethodRef(b)) => self.method_ref_result(*b, depth),
+                Some(Receiver::MethodRef(b)) => self.method_ref_result(*b, params.first(), depth),
                 _ => None,
             };
             if let Some(t) = body {
@@ -1242,8 +1244,11 @@ impl<'a> Typer<'a> {
     }
 
     /// The result type of the method a method reference names, when all its candidates
-    /// agree.
-    fn method_ref_result(&self, byte: usize, depth: usize) -> Option<Ty> {
+    /// agree. `first_param`: the first parameter type of the function it is passed as,
+    /// which a reference on a type (`Optional::get`) takes its receiver from (the instance
+    /// it is applied to) when it names that type. A result that still holds a type variable
+    /// of the receiver's type (a raw one) is not known.
+    fn method_ref_result(&self, byte: usize, first_param: Option<&Ty>, depth: usize) -> Option<Ty> {
         let site = self
             .method
             .calls
@@ -1252,7 +1257,13 @@ impl<'a> Typer<'a> {
         let recv = self.expr(&site.receiver, site.byte, depth + 1)?;
         let c = match &recv {
             Val::Value(t) => self.class_of(t)?,
-            Val::Type(c) => c.clone(),
+            Val::Type(c) if site.name == "<init>" || site.name == "new" => c.clone(),
+            Val::Type(c) => match first_param.and_then(|p| self.class_of(p)) {
+                Some(applied) if c.args.is_empty() && self.subtype(&applied.name, &c.name) == Fit::Strict => {
+                    applied
+                }
+                _ => c.clone(),
+            },
             Val::Null | Val::OneOf(_) => return None,
         };
         if site.name == "<init>" || site.name == "new" {
@@ -1265,7 +1276,7 @@ impl<'a> Typer<'a> {
             .iter()
             .all(|f| finish(&f.ret, &f.method.type_params) == ret)
             .then_some(ret)
-            .filter(|t| *t != Ty::Prim(Prim::Void))
+            .filter(|t| *t != Ty::Prim(Prim::Void) && !mentions_any_var(t))
     }
 
     /// The type of parameter `pos` of the lambda starting at `start`, from the

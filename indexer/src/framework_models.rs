@@ -251,8 +251,10 @@ pub struct GeneratedModel {
     pub data: Vec<u8>,
     /// `group:artifact:version` of each artifact it holds.
     pub artifacts: Vec<String>,
-    /// Source files read, and how many declared a type.
+    /// Source files parsed.
     pub files: usize,
+    /// Source files that could not be read (not UTF-8, or gone), which the model lacks.
+    pub unreadable: Vec<PathBuf>,
     /// Types kept.
     pub types: usize,
     /// Methods kept.
@@ -262,7 +264,7 @@ pub struct GeneratedModel {
 /// Reads every artifact of [`FRAMEWORK_ARTIFACTS`] from its repository's checkout and
 /// encodes the kept API as one library model.
 pub fn generate(checkouts: &[FrameworkCheckout]) -> Result<GeneratedModel, IndexError> {
-    let mut roots: Vec<(PathBuf, &FrameworkArtifact)> = Vec::new();
+    let mut roots: Vec<PathBuf> = Vec::new();
     let mut artifacts = Vec::new();
     for a in FRAMEWORK_ARTIFACTS {
         let checkout = checkouts
@@ -282,19 +284,27 @@ pub fn generate(checkouts: &[FrameworkCheckout]) -> Result<GeneratedModel, Index
         if !a.packages.is_empty() {
             artifacts.push(format!("{}:{}:{}", a.group, a.artifact, checkout.version));
         }
-        roots.push((root, a));
+        roots.push(root);
     }
     let mut paths: Vec<(PathBuf, String)> = Vec::new();
-    for (root, _) in &roots {
+    for root in &roots {
         java_files(root, root, &mut paths)?;
     }
-    let files: Vec<CodeFile> = paths
+    let read: Vec<Result<CodeFile, PathBuf>> = paths
         .par_iter()
-        .filter_map(|(path, rel)| {
-            let text = std::fs::read_to_string(path).ok()?;
-            crate::lang::parse_code(SourceKind::Java, rel, &text)
+        .map(|(path, rel)| match std::fs::read_to_string(path) {
+            Ok(text) => crate::lang::parse_code(SourceKind::Java, rel, &text).ok_or_else(|| path.clone()),
+            Err(_) => Err(path.clone()),
         })
         .collect();
+    let mut files = Vec::with_capacity(read.len());
+    let mut unreadable = Vec::new();
+    for r in read {
+        match r {
+            Ok(f) => files.push(f),
+            Err(path) => unreadable.push(path),
+        }
+    }
     let packages: Vec<&str> = FRAMEWORK_ARTIFACTS
         .iter()
         .flat_map(|a| a.packages.iter().copied())
@@ -311,6 +321,7 @@ pub fn generate(checkouts: &[FrameworkCheckout]) -> Result<GeneratedModel, Index
         data,
         artifacts,
         files: files.len(),
+        unreadable,
         types,
         methods,
     })

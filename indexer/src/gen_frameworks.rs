@@ -50,6 +50,9 @@ fn main() -> ExitCode {
     for a in &generated.artifacts {
         println!("  {a}");
     }
+    for path in &generated.unreadable {
+        eprintln!("typemodel-frameworks: {}: unreadable, left out", path.display());
+    }
     println!(
         "read {} source files; kept {} types, {} methods; wrote {} ({} bytes) in {:.1}s",
         generated.files,

@@ -906,10 +906,18 @@ impl Scope<'_> {
     /// Picks the one method `name` of type `fqn` that fits the call site.
     fn select(&self, fqn: &str, name: &str, site: &CallSite, depth: usize) -> Target {
         let (cands, external) = self.table.methods_named(fqn, name);
-        // Not declared by the product: by the type that declares it above the product's
-        // first external supertype, where a type model knows it, else on that supertype.
+        // Not declared by the product: by the library type that declares it, where the
+        // type models find it among the product type's supertypes (any of them: `Value
+        // extends CharSequence, InputStreamSource` has `getInputStream()` from the second),
+        // else on the product's first library supertype.
         let fallback = |why: String| match &external {
-            Some(ext) => self.external(site, ext.clone(), true, depth),
+            Some(ext) => match self.typed_any(site, depth) {
+                Some(t @ Target::External { .. }) => t,
+                _ => Target::External {
+                    type_fqn: ext.clone(),
+                    method: name.to_string(),
+                },
+            },
             None if OBJECT_METHODS.contains(&name) => Target::External {
                 type_fqn: "java.lang.Object".into(),
                 method: name.to_string(),

@@ -313,22 +313,30 @@ public interface Broken extends BaseRepository<Account, Long> { }
 package a;
 import com.vendor.data.jpa.*;
 public class Failure extends ReflectiveOperationException { }
+//- /src/a/Value.java
+package a;
+import org.springframework.core.io.InputStreamSource;
+public interface Value extends CharSequence, InputStreamSource { }
 //- /src/a/Service.java
 package a;
 public class Service {
     private final AccountRepository accounts;
     private final Broken broken;
-    void run(Account a, Failure f) {
+    void run(Account a, Failure f, Value v) throws Exception {
         accounts.save(a);
         broken.save(a);
         f.getMessage();
+        v.getInputStream();
+        v.length();
     }
 }
 "#,
         r#"
 a.Service.run -> ? no method save on a.Broken
 a.Service.run -> ext com.vendor.data.jpa.VendorRepository.save
+a.Service.run -> ext java.lang.CharSequence.length
 a.Service.run -> ext java.lang.Throwable.getMessage
+a.Service.run -> ext org.springframework.core.io.InputStreamSource.getInputStream
 "#,
     );
 }

@@ -386,13 +386,16 @@ impl<'a> Typer<'a> {
         None
     }
 
-    /// The bound a member of a value of type variable `p` is looked up in: its first, or
-    /// none when it has several and the first is a type no layer models — the member may
-    /// be any bound's (`T extends Jar & BootArchive` calling `BootArchive.getMainClass`).
+    /// The bound a member of a value of type variable `p` is looked up in: its only one,
+    /// or none when it has several — the member may be any bound's (`T extends Jar &
+    /// BootArchive` calling `BootArchive.getMainClass`, `T extends Number & Comparable<T>`
+    /// calling `compareTo`), and a lookup in the first alone would say it has none.
     fn bound_of(&self, p: &TypeParam) -> Option<Ty> {
-        let first = p.bounds.first().cloned().unwrap_or_else(Ty::object);
-        let modelled = first.as_class().is_some_and(|c| self.known(&c.name));
-        (p.bounds.len() < 2 || modelled).then_some(first)
+        match p.bounds.as_slice() {
+            [] => Some(Ty::object()),
+            [only] => Some(only.clone()),
+            _ => None,
+        }
     }
 
     /// The type of an expression at byte `byte` of the method.

@@ -274,7 +274,9 @@ fn a_call_on_a_library_type_no_layer_models_is_named_at_that_type() {
     // layer models: `getHost` is that type's method by name, as `getPort` is on a local
     // declared `RedisContainer`. `Mystery`, which nothing imports, stays unknown. A value of
     // `T extends Jar & Archive` may take its member from either bound: with `Jar`
-    // unmodelled, `mainClass` is not named at `Jar`.
+    // unmodelled, `mainClass` is not named at `Jar`; and `T extends Number &
+    // Comparable<T>` has `compareTo` though `Number` has none: not looked up in the first
+    // bound alone.
     check(
         r#"
 //- /src/a/Details.java
@@ -306,11 +308,17 @@ package a;
 public class Other extends Details<Mystery> {
     String host() { return container().getHost(); }
 }
+//- /src/a/Ranges.java
+package a;
+public class Ranges {
+    static <T extends Number & Comparable<T>> boolean positive(T v, T zero) { return v.compareTo(zero) > 0; }
+}
 "#,
         r#"
 a.ArchiveTests.main -> ? type T of field task unknown
 a.Other.host -> ? return type C of a.Details.container not typed
 a.Other.host -> a.Details.container
+a.Ranges.positive -> ? type T of v unknown
 a.RedisDetails.host -> a.Details.container
 a.RedisDetails.host -> ext org.testcontainers.RedisContainer.getHost
 a.RedisDetails.host -> ext org.testcontainers.RedisContainer.getPort

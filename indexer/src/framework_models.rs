@@ -352,7 +352,8 @@ fn java_files(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> Resu
 
 /// The library model of `files`' API in `packages`: their types read as a product's are
 /// (names bound by their imports, over the JDK and the bundled libraries), then kept as a
-/// jar's model keeps them — public and protected members, under binary names.
+/// jar's model keeps them — with the supertypes they inherit members from, wherever
+/// declared; public and protected members; under binary names.
 pub(crate) fn model_of(files: &[CodeFile], packages: &[&str]) -> TypeModel {
     let table = SymbolTable::build(files.iter());
     let beneath = Layered::new(vec![

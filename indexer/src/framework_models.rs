@@ -83,6 +83,7 @@ pub const FRAMEWORK_ARTIFACTS: &[FrameworkArtifact] = &[
             "org.springframework.cache.CacheManager",
             "org.springframework.context.ApplicationContext",
             "org.springframework.context.ApplicationEventPublisher",
+            "org.springframework.context.ConfigurableApplicationContext",
         ],
     },
     FrameworkArtifact {
@@ -191,6 +192,38 @@ pub const FRAMEWORK_ARTIFACTS: &[FrameworkArtifact] = &[
         artifact: "spring-security-oauth2-jose",
         sources: "oauth2/oauth2-jose/src/main/java",
         packages: &["org.springframework.security.oauth2.jwt"],
+    },
+    FrameworkArtifact {
+        repository: "spring-boot",
+        group: "org.springframework.boot",
+        artifact: "spring-boot",
+        sources: "spring-boot-project/spring-boot/src/main/java",
+        packages: &[
+            "org.springframework.boot.SpringApplication",
+            "org.springframework.boot.builder",
+            "org.springframework.boot.web.client",
+        ],
+    },
+    FrameworkArtifact {
+        repository: "spring-boot",
+        group: "org.springframework.boot",
+        artifact: "spring-boot-test",
+        sources: "spring-boot-project/spring-boot-test/src/main/java",
+        packages: &[
+            "org.springframework.boot.test.web.client",
+            "org.springframework.boot.test.context.runner",
+            "org.springframework.boot.test.system",
+        ],
+    },
+    FrameworkArtifact {
+        repository: "spring-boot",
+        group: "org.springframework.boot",
+        artifact: "spring-boot-actuator",
+        sources: "spring-boot-project/spring-boot-actuator/src/main/java",
+        packages: &[
+            "org.springframework.boot.actuate.health.Health",
+            "org.springframework.boot.actuate.health.Status",
+        ],
     },
     FrameworkArtifact {
         repository: "spring-data-commons",
@@ -709,6 +742,17 @@ public class Client {
         assert_eq!(
             returns("org.springframework.data.mongodb.core.query.Criteria", "where"),
             ["org.springframework.data.mongodb.core.query.Criteria"]
+        );
+        let run = returns("org.springframework.boot.SpringApplication", "run");
+        assert!(
+            !run.is_empty()
+                && run
+                    .iter()
+                    .all(|r| r == "org.springframework.context.ConfigurableApplicationContext")
+        );
+        assert_eq!(
+            returns("org.springframework.boot.actuate.health.Health", "down")[0],
+            "org.springframework.boot.actuate.health.Health$Builder"
         );
         // `Sort` answers `stream()` through `Streamable`, kept as its supertype.
         assert!(!all

@@ -361,6 +361,9 @@ pub fn generate(checkouts: &[FrameworkCheckout]) -> Result<GeneratedModel, Index
 }
 
 /// The `.java` files under `dir`, with their paths relative to `root`, in name order.
+/// Not `walk::walk_repo`: a source root's folders are packages, and that walk skips
+/// folders a repository's builds own (`target`, `build`, `out`), which are package names
+/// too (`org.springframework.aop.target`).
 fn java_files(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> Result<(), IndexError> {
     let read = std::fs::read_dir(dir).map_err(|e| IndexError::Config {
         file: dir.to_path_buf(),

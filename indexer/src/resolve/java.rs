@@ -552,14 +552,12 @@ impl Scope<'_> {
         // Nothing declared in scope answers, and the one static import on demand of a type
         // no model holds is where javac finds the method; of several, the one whose type
         // another file imports the method from by name (`import static W.name;`), else
-        // either.
+        // unresolved, naming them.
         let unmodelled = self.unmodelled_static_wildcards(ctx);
-        let owner = match unmodelled.as_slice() {
-            [] => return unresolved(format!("no method {name} in scope")),
-            [only] => Some(only),
-            several => self.table.imported_from(several, name),
-        };
-        match owner {
+        if unmodelled.is_empty() {
+            return unresolved(format!("no method {name} in scope"));
+        }
+        match self.table.on_demand_owner(&unmodelled, name) {
             Some(owner) => Target::External {
                 type_fqn: owner.clone(),
                 method: name.clone(),

@@ -42,7 +42,7 @@ use super::{key, unresolved, Fit, MethodKey, Recv, ResolvedCall, Target};
 use crate::facts::{erase, simple_name, CallKind, CallSite, CodeFile, Expr, MethodDecl, Receiver, TypeKind};
 use crate::lang::kotlin::accessor_names;
 use crate::typemodel::model::TypeSource;
-use crate::typemodel::ty::{erase as erase_ty, subst, Subst, Ty, TypeParam};
+use crate::typemodel::ty::{erase as erase_ty, Ty, TypeParam};
 
 /// Receiver chains deeper than this are not followed.
 const MAX_DEPTH: usize = 48;
@@ -583,12 +583,10 @@ impl<'a> Scope<'a> {
             };
         }
         // Of several, the one whose class another file imports the function from by name.
-        let owner = match may_hold.as_slice() {
-            [] => return unresolved(format!("no function {name} in scope")),
-            [only] => Some(only),
-            several => self.table.imported_from(several, name),
-        };
-        match owner {
+        if may_hold.is_empty() {
+            return unresolved(format!("no function {name} in scope"));
+        }
+        match self.table.on_demand_owner(&may_hold, name) {
             Some(owner) => Target::External {
                 type_fqn: owner.clone(),
                 method: name.to_string(),
@@ -1503,13 +1501,12 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// The standard library facade of a top-level function, if it is one of Kotlin's.
 /// The type a call of library method `type_fqn.method` returns, with arguments of these
 /// types (`None` where not known): the erased return type of the overloads of that arity
-/// — declared by the type or inherited, the nearest declaration of a signature hiding the
-/// ones it overrides — whose parameters the known argument types match exactly, else of
-/// all of them, when they agree on one class. A type variable erased to `Object`, `void`
-/// and a primitive type nothing.
+/// (`TypeSource::find_methods`: declared or inherited, an override hiding what it
+/// overrides) whose parameters the known argument types match exactly, else of all of
+/// them, when they agree on one class. A type variable erased to `Object`, `void` and a
+/// primitive type give nothing.
 fn library_result(
     lib: &dyn TypeSource,
     type_fqn: &str,
@@ -1518,35 +1515,22 @@ fn library_result(
 ) -> Option<String> {
     let start = lib.by_fqn(type_fqn)?;
     // (erased parameter types as source names, erased return type), nearest first.
-    let mut candidates: Vec<(Vec<String>, Ty)> = Vec::new();
-    let mut queue = std::collections::VecDeque::from([start.this_type()]);
-    let mut seen = std::collections::HashSet::new();
-    while let Some(class) = queue.pop_front() {
-        if !seen.insert(class.name.clone()) || seen.len() > 64 {
-            continue;
-        }
-        let Some(info) = lib.by_binary(&class.name) else {
-            continue;
-        };
-        let s = Subst::for_class(&info.type_params, &class);
-        for m in info.methods_named(method) {
-            let fits = m.params.len() == args.len() || (m.is_varargs() && args.len() + 1 >= m.params.len());
-            if !fits {
-                continue;
-            }
-            let scopes: [&[TypeParam]; 2] = [&m.type_params, &start.type_params];
-            let params: Vec<String> = m
+    let candidates: Vec<(Vec<String>, Ty)> = lib
+        .find_methods(&start.this_type(), method)
+        .iter()
+        .filter(|f| {
+            f.params.len() == args.len() || (f.method.is_varargs() && args.len() + 1 >= f.params.len())
+        })
+        .map(|f| {
+            let scopes: [&[TypeParam]; 2] = [&f.method.type_params, &start.type_params];
+            let params = f
                 .params
                 .iter()
-                .map(|p| source_name(lib, &erase_ty(&subst(p, &s), &scopes)))
+                .map(|p| source_name(lib, &erase_ty(p, &scopes)))
                 .collect();
-            if candidates.iter().any(|(known, _)| *known == params) {
-                continue;
-            }
-            candidates.push((params, erase_ty(&subst(&m.ret, &s), &scopes)));
-        }
-        queue.extend(lib.direct_supertypes(&class));
-    }
+            (params, erase_ty(&f.ret, &scopes))
+        })
+        .collect();
     let exact: Vec<&(Vec<String>, Ty)> = candidates
         .iter()
         .filter(|(params, _)| {
@@ -1602,6 +1586,7 @@ fn kotlin_to_java(t: &str) -> String {
     .to_string()
 }
 
+/// The standard library facade of a top-level function, if it is one of Kotlin's.
 fn stdlib_facade(name: &str) -> Option<&'static str> {
     STDLIB
         .iter()

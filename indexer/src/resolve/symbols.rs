@@ -530,20 +530,21 @@ impl SymbolTable {
             })
             .map(|w| w.to_string())
             .collect();
-        let owner = match holders.as_slice() {
-            [one] => one,
-            several => self.imported_from(several, name)?,
-        };
+        let owner = self.on_demand_owner(&holders, name)?;
         Some(TypeRef {
             fqn: format!("{owner}.{name}"),
             internal: false,
         })
     }
 
-    /// Of several `owners` (packages or types) imported on demand, the one from which, and
-    /// only from which, a file of the product imports `name` by name (`import
-    /// io.minio.MinioClient;`, `import static a.B.get;`): javac finds `name` there.
-    pub(crate) fn imported_from<'o>(&self, owners: &'o [String], name: &str) -> Option<&'o String> {
+    /// Of the `owners` (packages or types) imported on demand that may hold `name`, the one
+    /// that does: the only one, else the one from which, and only from which, a file of the
+    /// product imports `name` by name (`import io.minio.MinioClient;`, `import static
+    /// a.B.get;`) — javac finds `name` there, since two holding it would be ambiguous.
+    pub(crate) fn on_demand_owner<'o>(&self, owners: &'o [String], name: &str) -> Option<&'o String> {
+        if let [only] = owners {
+            return Some(only);
+        }
         let mut named = owners.iter().filter(|o| {
             self.shared
                 .imported_by_name

@@ -1258,9 +1258,10 @@ impl<'a> Typer<'a> {
             .iter()
             .find(|c| c.kind == CallKind::MethodRef && c.byte == byte)?;
         let recv = self.expr(&site.receiver, site.byte, depth + 1)?;
+        let constructor = site.name == "<init>" || site.name == "new";
         let c = match &recv {
             Val::Value(t) => self.class_of(t)?,
-            Val::Type(c) if site.name == "<init>" || site.name == "new" => c.clone(),
+            Val::Type(c) if constructor => c.clone(),
             Val::Type(c) => match first_param.and_then(|p| self.class_of(p)) {
                 Some(applied) if c.args.is_empty() && self.subtype(&applied.name, &c.name) == Fit::Strict => {
                     applied
@@ -1269,7 +1270,7 @@ impl<'a> Typer<'a> {
             },
             Val::Null | Val::OneOf(_) => return None,
         };
-        if site.name == "<init>" || site.name == "new" {
+        if constructor {
             return Some(Ty::Class(c));
         }
         let found = self.types.find_methods(&c, &site.name);

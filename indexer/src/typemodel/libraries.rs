@@ -82,7 +82,7 @@ pub(crate) const LIBRARIES: &[Library] = &[
 static LIBRARIES_DATA: &[u8] = include_bytes!("libraries.tm");
 /// The framework APIs read from their sources (`framework_models`, `typemodel-frameworks`).
 static FRAMEWORKS_DATA: &[u8] = include_bytes!("frameworks.tm");
-static JARS: OnceLock<(TypeModel, Vec<BundledVersion>)> = OnceLock::new();
+static JARS: OnceLock<TypeModel> = OnceLock::new();
 static MODEL: OnceLock<(TypeModel, Vec<BundledVersion>)> = OnceLock::new();
 
 /// A bundled library as the embedded data records it.
@@ -107,9 +107,11 @@ pub(crate) fn libraries() -> &'static TypeModel {
     &entry().0
 }
 
-/// The test libraries read from their jars alone (what `generate_model` makes).
+/// The test libraries read from their jars alone (what `generate_model` makes), for the
+/// framework models' generator and the tests; an index run reads only [`libraries`], which
+/// does not keep this copy.
 pub(crate) fn jar_libraries() -> &'static TypeModel {
-    &jars().0
+    JARS.get_or_init(|| decoded(LIBRARIES_DATA, "library").0)
 }
 
 /// Which libraries and frameworks, at which versions, the bundled model holds.
@@ -134,17 +136,12 @@ fn decoded(data: &[u8], what: &str) -> (TypeModel, Vec<BundledVersion>) {
     }
 }
 
-fn jars() -> &'static (TypeModel, Vec<BundledVersion>) {
-    JARS.get_or_init(|| decoded(LIBRARIES_DATA, "library"))
-}
-
 fn entry() -> &'static (TypeModel, Vec<BundledVersion>) {
     MODEL.get_or_init(|| {
-        let (jar_model, jar_versions) = jars();
+        let (jars, mut versions) = decoded(LIBRARIES_DATA, "library");
         let (frameworks, framework_versions) = decoded(FRAMEWORKS_DATA, "framework");
-        let mut types = jar_model.types().to_vec();
-        types.extend(frameworks.types().iter().cloned());
-        let mut versions = jar_versions.clone();
+        let mut types = jars.into_types();
+        types.extend(frameworks.into_types());
         versions.extend(framework_versions);
         (TypeModel::new(types), versions)
     })

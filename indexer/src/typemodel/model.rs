@@ -539,6 +539,11 @@ impl TypeModel {
         model
     }
 
+    /// Its types, in order, the indexes dropped (to build a larger model of them).
+    pub(crate) fn into_types(self) -> Vec<TypeInfo> {
+        self.types
+    }
+
     /// The type of this source name (`java.util.Map.Entry`).
     pub(crate) fn get(&self, fqn: &str) -> Option<&TypeInfo> {
         self.by_fqn.get(fqn).map(|&i| &self.types[i as usize])

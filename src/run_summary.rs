@@ -45,6 +45,10 @@ pub struct RunSummary {
     /// product, module layout or dependency changed).
     #[serde(default)]
     pub calls_reused: u64,
+    /// Code files whose findings an earlier run gave (their calls were reused, and no
+    /// other file's declarations and no config, build or other non-code file changed).
+    #[serde(default)]
+    pub findings_reused: u64,
     /// Declared dependencies and classpath entries: whose types calls were resolved with.
     #[serde(default)]
     pub dependencies: Vec<SummaryDependency>,
@@ -85,6 +89,7 @@ impl From<&ProductReport> for RunSummary {
             code_parsed: r.code_parsed,
             code_reused: r.code_reused,
             calls_reused: r.calls_reused,
+            findings_reused: r.findings_reused,
             dependencies: r
                 .dependencies
                 .iter()

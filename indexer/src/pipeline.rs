@@ -106,6 +106,10 @@ pub struct ProductReport {
     /// Code files whose resolved calls were reused: unchanged, and no declaration of the
     /// product, module layout or dependency changed either (bodies may have).
     pub calls_reused: u64,
+    /// Code files whose findings (endpoints, HTTP calls, tables, config keys, topics…)
+    /// were reused: their calls were, and no other file's declarations, no config, build
+    /// or other non-code file changed either.
+    pub findings_reused: u64,
     /// The dependencies the builds declare and the classpath lists: whose types the
     /// resolver had, and why not the others'.
     pub dependencies: Vec<DependencyTyping>,
@@ -225,6 +229,7 @@ pub fn index_product_with(
         code_parsed: cache.parsed,
         code_reused: cache.reused,
         calls_reused: cache.calls_reused,
+        findings_reused: cache.findings_reused,
         dependencies: run.dependencies,
     })
 }
@@ -1049,6 +1054,12 @@ struct Code<'a> {
     config_keys: &'a [NodeId],
 }
 
+/// Which of a file's cached results the second pass read back.
+struct Reused {
+    calls: bool,
+    findings: bool,
+}
+
 /// One code file after the parallel read: its warnings, and its text and digest when
 /// readable.
 type ReadSource = (Vec<Warning>, Option<(String, FactsDigest)>);
@@ -1075,6 +1086,7 @@ type CacheInput<'a> = (
 /// reused), and the cache entries to write for it.
 struct FirstPass {
     skeleton: CodeFile,
+    digests: cache::SkeletonDigests,
     parsed: bool,
     fresh: Vec<(FactsDigest, Vec<u8>)>,
 }
@@ -1087,10 +1099,11 @@ type CacheOutput = (Vec<Warning>, Option<(String, FactsDigest, FirstPass)>);
 /// cached). Bytes this build cannot read are a miss.
 fn first_pass(f: &SourceFile, text: &str, digest: FactsDigest, cached: Cached) -> FirstPass {
     let facts = match cached {
-        Cached::Skeleton(bytes) => match cache::decode(&bytes) {
-            Some(skeleton) => {
+        Cached::Skeleton(bytes) => match cache::decode_skeleton(&bytes) {
+            Some((skeleton, digests)) => {
                 return FirstPass {
                     skeleton,
+                    digests,
                     parsed: false,
                     fresh: Vec::new(),
                 }
@@ -1109,9 +1122,14 @@ fn first_pass(f: &SourceFile, text: &str, digest: FactsDigest, cached: Cached) -
         }
     };
     let skeleton = skeleton(file);
-    fresh.push((cache::skeleton_digest(&digest), cache::encode(&skeleton)));
+    let digests = cache::skeleton_digests(&skeleton);
+    fresh.push((
+        cache::skeleton_digest(&digest),
+        cache::encode_skeleton(&skeleton, &digests),
+    ));
     FirstPass {
         skeleton,
+        digests,
         parsed,
         fresh,
     }
@@ -1137,6 +1155,8 @@ fn index_code(
     let mut skeletons: Vec<CodeFile> = Vec::with_capacity(sources.len());
     // The module of each skeleton's file.
     let mut skeleton_modules: Vec<copies::ModuleKey> = Vec::with_capacity(sources.len());
+    // What each skeleton puts into the resolution and recognition contexts.
+    let mut skeleton_digests: Vec<cache::SkeletonDigests> = Vec::with_capacity(sources.len());
     let mut knowledge = Knowledge::default();
     // Files a front-end gave up on (over its parse budget): said once, not parsed again.
     let mut over_budget: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -1207,11 +1227,12 @@ fn index_code(
     };
     ahead::write_one_ahead(sources.chunks(CHUNK), prepare, |chunk, parsed| {
         let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
-        let mut files: Vec<(String, CodeFile)> = Vec::with_capacity(chunk.len());
+        let mut files: Vec<(String, CodeFile, cache::SkeletonDigests)> = Vec::with_capacity(chunk.len());
         for (f, (warnings, read)) in chunk.iter().zip(parsed) {
             run.warnings.extend(warnings);
             let Some((text, digest, pass)) = read else {
-                files.push((String::new(), CodeFile::default()));
+                // Never written: the loop below skips a file without a digest.
+                files.push((String::new(), CodeFile::default(), Default::default()));
                 continue;
             };
             if pass.parsed {
@@ -1223,11 +1244,11 @@ fn index_code(
             cache.used.push(digest);
             cache.used.push(cache::skeleton_digest(&digest));
             digests.insert(f.rel.clone(), digest);
-            files.push((text, pass.skeleton));
+            files.push((text, pass.skeleton, pass.digests));
         }
         cache.store.cache_facts(&fresh)?;
         drop(fresh);
-        for (f, (text, mut file)) in chunk.iter().zip(files) {
+        for (f, (text, mut file, file_digests)) in chunk.iter().zip(files) {
             if !digests.contains_key(&f.rel) {
                 continue;
             }
@@ -1258,6 +1279,7 @@ fn index_code(
             file.diagnostics = Vec::new();
             skeletons.push(file);
             skeleton_modules.push(module);
+            skeleton_digests.push(file_digests);
         }
         Ok(())
     })?;
@@ -1276,7 +1298,7 @@ fn index_code(
     // by name and what each module declaring its own copy of a name another module
     // declares sees.
     let dependencies = &run.dependencies;
-    let ((table, product_types), (context, decls, copied)) = rayon::join(
+    let ((table, product_types), ((context, recognition), decls, copied)) = rayon::join(
         || {
             let table = SymbolTable::build(skeletons.iter());
             let types =
@@ -1284,8 +1306,32 @@ fn index_code(
             (table, types)
         },
         || {
+            let context = cache::resolution_context(
+                &skeletons,
+                &skeleton_digests,
+                &module_names,
+                dependencies,
+                java_release,
+            );
+            // Every file a recogniser may list or read: a code file by its path (what it
+            // declares is in its skeleton's digest), any other by the digest of its bytes.
+            let files: Vec<(&str, cache::FileDigest)> = code
+                .files
+                .par_iter()
+                .map(|f| {
+                    let digest = match f.kind.is_code() {
+                        true => cache::FileDigest::Code,
+                        false => match std::fs::read(&f.path) {
+                            Ok(bytes) => cache::FileDigest::Bytes(cache::bytes_digest(&bytes)),
+                            Err(_) => cache::FileDigest::Unreadable,
+                        },
+                    };
+                    (f.rel.as_str(), digest)
+                })
+                .collect();
+            let recognition = cache::recognition_context(&context, &skeletons, &skeleton_digests, &files);
             (
-                cache::resolution_context(&skeletons, &module_names, dependencies, java_release),
+                (context, recognition),
                 frameworks::types_by_fqn(&skeletons),
                 copies::by_module(&skeletons, &skeleton_modules),
             )
@@ -1364,7 +1410,7 @@ fn index_code(
     // with the resolved calls to cache, while the chunk before it is written here.
     type Prepared = (
         Vec<FactsDigest>,
-        Vec<(Recognised, Option<(FactsDigest, Vec<u8>)>)>,
+        Vec<(Recognised, Reused, Vec<(FactsDigest, Vec<u8>)>)>,
     );
     let prepare = |chunk: &&[&SourceFile]| -> Result<Prepared, IndexError> {
         // The facts the first pass parsed or reused, read back from the cache (a file
@@ -1374,18 +1420,59 @@ fn index_code(
             .filter_map(|f| digests.get(&f.rel).map(|d| (*f, *d)))
             .collect();
         let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
-        let cached = store.cached_facts(&keys)?;
         let call_keys: Vec<FactsDigest> = keys.iter().map(|d| cache::calls_digest(&context, d)).collect();
-        let cached_calls = if reuse {
-            store.cached_facts(&call_keys)?
+        let finding_keys: Vec<FactsDigest> = keys
+            .iter()
+            .map(|d| cache::findings_digest(&recognition, d))
+            .collect();
+        let (cached_calls, cached_findings) = if reuse {
+            (
+                store.cached_facts(&call_keys)?,
+                store.cached_facts(&finding_keys)?,
+            )
         } else {
-            vec![None; call_keys.len()]
+            (vec![None; call_keys.len()], vec![None; finding_keys.len()])
         };
+        // Facts are read only for the files whose calls or findings must be made again.
+        let wanted: Vec<FactsDigest> = keys
+            .iter()
+            .zip(cached_calls.iter().zip(&cached_findings))
+            .filter(|(_, (c, f))| c.is_none() || f.is_none())
+            .map(|(k, _)| *k)
+            .collect();
+        let mut facts = store.cached_facts(&wanted)?.into_iter();
+        let cached: Vec<Option<Vec<u8>>> = cached_calls
+            .iter()
+            .zip(&cached_findings)
+            .map(|(c, f)| match c.is_none() || f.is_none() {
+                true => facts.next().flatten(),
+                false => None,
+            })
+            .collect();
+        let mut used = call_keys;
+        used.extend(&finding_keys);
         let done: Vec<_> = known
             .into_par_iter()
             .zip(cached)
-            .zip(cached_calls.into_par_iter().zip(call_keys.par_iter()))
-            .filter_map(|(((f, _), bytes), (call_bytes, call_key))| {
+            .zip(cached_calls.into_par_iter().zip(cached_findings))
+            .zip(keys.par_iter())
+            .filter_map(|((((f, _), bytes), (call_bytes, finding_bytes)), key)| {
+                let call_key = cache::calls_digest(&context, key);
+                let finding_key = cache::findings_digest(&recognition, key);
+                let calls = match (
+                    call_bytes.as_deref().and_then(cache::decode_calls),
+                    finding_bytes.as_deref().and_then(cache::decode_findings),
+                ) {
+                    (Some(calls), Some((declared, called))) => {
+                        // Both read back: the file's facts are not needed.
+                        let reused = Reused {
+                            calls: true,
+                            findings: true,
+                        };
+                        return Some(((f.rel.clone(), calls, declared, called), reused, Vec::new()));
+                    }
+                    (calls, _) => calls,
+                };
                 let file = match bytes.as_deref().and_then(cache::decode) {
                     Some(file) => file,
                     None => {
@@ -1397,32 +1484,40 @@ fn index_code(
                 };
                 let module = (code.service_of)(&f.rel).map(|(id, _)| id);
                 let (table, types, product) = seen_from(module);
-                let (calls, fresh) = match call_bytes.as_deref().and_then(cache::decode_calls) {
-                    Some(calls) => (calls, None),
+                let mut fresh = Vec::new();
+                let reused = Reused {
+                    calls: calls.is_some(),
+                    findings: false,
+                };
+                let calls = match calls {
+                    Some(calls) => calls,
                     None => {
                         let calls = resolve::resolve_calls_typed(&file, table, types);
-                        let bytes = cache::encode_calls(&calls);
-                        (calls, Some((*call_key, bytes)))
+                        fresh.push((call_key, cache::encode_calls(&calls)));
+                        calls
                     }
                 };
-                let declared = frameworks::declared(product, &file);
-                let called = frameworks::calls(product, &file, &calls);
+                let findings = (
+                    frameworks::declared(product, &file),
+                    frameworks::calls(product, &file, &calls),
+                );
+                fresh.push((finding_key, cache::encode_findings(&findings)));
                 let path = file.path.clone();
                 drop(file);
-                Some(((path, calls, declared, called), fresh))
+                let (declared, called) = findings;
+                Some(((path, calls, declared, called), reused, fresh))
             })
             .collect();
-        Ok((call_keys, done))
+        Ok((used, done))
     };
-    ahead::write_one_ahead(sources.chunks(RESOLVE_CHUNK), prepare, |_, (call_keys, done)| {
-        cache.used.extend(&call_keys);
+    ahead::write_one_ahead(sources.chunks(RESOLVE_CHUNK), prepare, |_, (used, done)| {
+        cache.used.extend(&used);
         let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
         let mut recognised = Vec::with_capacity(done.len());
-        for (item, entry) in done {
-            match entry {
-                Some(e) => fresh.push(e),
-                None => cache.calls_reused += 1,
-            }
+        for (item, reused, entries) in done {
+            cache.calls_reused += u64::from(reused.calls);
+            cache.findings_reused += u64::from(reused.findings);
+            fresh.extend(entries);
             recognised.push(item);
         }
         cache.store.cache_facts(&fresh)?;

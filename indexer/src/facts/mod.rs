@@ -60,6 +60,56 @@ pub(crate) struct CodeFile {
     pub(crate) trees_cut: Option<String>,
 }
 
+impl CodeFile {
+    /// Passes every position the facts hold of where something sits — lines, byte offsets
+    /// and spans of imports, syntax errors, types, fields, methods, call sites, locals,
+    /// lambdas, string literals and local initialisers — through `at`. Zeroed, they leave a
+    /// file's facts as a key that an edit moving its declarations does not change
+    /// (`pipeline/cache.rs`); shifted, they check that what another file's facts say does
+    /// not depend on them. A position inside a receiver's tree is not among them.
+    pub(crate) fn map_positions(&mut self, at: impl Fn(usize) -> usize) {
+        for i in &mut self.imports {
+            i.line = at(i.line);
+        }
+        for (line, _) in &mut self.diagnostics {
+            *line = at(*line);
+        }
+        let span = |s: &mut (usize, usize)| *s = (at(s.0), at(s.1));
+        for t in &mut self.types {
+            t.line_start = at(t.line_start);
+            t.line_end = at(t.line_end);
+            for f in &mut t.fields {
+                f.line = at(f.line);
+            }
+            for m in t.methods.iter_mut() {
+                m.line_start = at(m.line_start);
+                m.line_end = at(m.line_end);
+                span(&mut m.span);
+                for c in m.calls.iter_mut() {
+                    c.line = at(c.line);
+                    c.byte = at(c.byte);
+                    c.end = at(c.end);
+                }
+                for l in m.locals.iter_mut() {
+                    span(&mut l.scope);
+                    if let Some(lambda) = &mut l.lambda {
+                        span(lambda);
+                    }
+                }
+                for (line, _) in m.strings.iter_mut() {
+                    *line = at(*line);
+                }
+                for (_, s, _) in m.local_inits.iter_mut() {
+                    span(s);
+                }
+                for (_, s, _) in m.string_locals.iter_mut() {
+                    span(s);
+                }
+            }
+        }
+    }
+}
+
 /// One `import` line.
 #[derive(bincode::Encode, bincode::Decode, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Import {

@@ -19,6 +19,7 @@
 
 pub(crate) mod annotations;
 mod by_name;
+mod encoding;
 pub(crate) mod values;
 
 mod data_rest;
@@ -211,7 +212,7 @@ impl Knowledge {
 }
 
 /// What a finding hangs from: a type or a method of the product.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, bincode::Encode, bincode::Decode)]
 pub(crate) enum Owner {
     /// A type, by fqn.
     Type(String),
@@ -220,7 +221,7 @@ pub(crate) enum Owner {
 }
 
 /// An HTTP endpoint served by a handler.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode)]
 pub(crate) struct Endpoint {
     pub(crate) verb: String,
     pub(crate) path: String,
@@ -242,7 +243,7 @@ pub(crate) struct Endpoint {
 }
 
 /// A non-HTTP entry point: `main`, a scheduled job, a message listener.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode)]
 pub(crate) struct EntryPoint {
     /// `main`, `scheduled`, `kafka-listener`, `rabbit-listener`, `jms-listener`.
     pub(crate) kind: &'static str,
@@ -257,7 +258,7 @@ pub(crate) struct EntryPoint {
 }
 
 /// An outbound HTTP call of a method.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode)]
 pub(crate) struct HttpCall {
     pub(crate) caller: MethodKey,
     pub(crate) caller_name: String,
@@ -291,7 +292,7 @@ pub(crate) struct HttpCall {
 
 /// A Spring Cloud Gateway route: an endpoint of the gateway service (its `Path` pattern)
 /// that forwards to a service, declared in configuration or by a `RouteLocator` bean.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) struct GatewayRoute {
     /// The route's `id` (its index when it has none).
     pub(crate) id: String,
@@ -308,14 +309,14 @@ pub(crate) struct GatewayRoute {
 }
 
 /// What declares a gateway route.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) enum RouteSource {
     Config(KeyRef),
     Method(MethodKey),
 }
 
 /// Where a gateway route forwards.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) struct RouteTarget {
     /// The `uri` as resolved (`lb://billing-service`).
     pub(crate) uri: String,
@@ -332,7 +333,7 @@ pub(crate) struct RouteTarget {
 
 /// The routes a gateway route sends on, after its filters (`StripPrefix`, `PrefixPath`,
 /// `RewritePath`, `SetPath`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) enum Forward {
     /// Every route under this literal prefix (`/billing` from `/api/billing/**` with
     /// `StripPrefix=1`).
@@ -342,14 +343,14 @@ pub(crate) enum Forward {
 }
 
 /// What a method does with a topic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) enum Flow {
     Consumes,
     Produces,
 }
 
 /// A method producing to or consuming from a topic of a broker.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode)]
 pub(crate) struct TopicUse {
     pub(crate) method: MethodKey,
     pub(crate) broker: &'static str,
@@ -361,7 +362,7 @@ pub(crate) struct TopicUse {
 }
 
 /// A read or write of a table, by its name as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode)]
 pub(crate) struct TableUse {
     pub(crate) owner: Owner,
     pub(crate) table: String,
@@ -372,7 +373,7 @@ pub(crate) struct TableUse {
 }
 
 /// An entity type mapped to its table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) struct EntityTable {
     pub(crate) entity: String,
     pub(crate) table: String,
@@ -380,7 +381,7 @@ pub(crate) struct EntityTable {
 }
 
 /// Code reading a config key.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode)]
 pub(crate) struct ConfigUse {
     pub(crate) owner: Owner,
     pub(crate) key: KeyRef,
@@ -390,7 +391,7 @@ pub(crate) struct ConfigUse {
 }
 
 /// A config key named in code that no config file of its module sets.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) struct UnmatchedKey {
     pub(crate) key: String,
     pub(crate) line: u32,
@@ -399,7 +400,7 @@ pub(crate) struct UnmatchedKey {
 }
 
 /// One thing a recogniser found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub(crate) enum Finding {
     Endpoint(Endpoint),
     EntryPoint(EntryPoint),
@@ -435,7 +436,7 @@ pub(crate) enum Finding {
 
 /// What recognisers found in one file (or, for `product`, in the product), in order,
 /// with the warnings and counters that go with it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bincode::Encode)]
 pub(crate) struct Findings {
     pub(crate) items: Vec<Finding>,
     pub(crate) warnings: Vec<Warning>,

@@ -31,7 +31,7 @@ use crate::lang::config::{self, ConfigKind};
 use crate::resolve::{MethodKey, ResolvedCall, Target};
 
 /// A key of the repository's configuration: the `n`th key the [`ConfigIndex`] was given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, bincode::Encode, bincode::Decode)]
 pub(crate) struct KeyRef(pub(crate) usize);
 
 /// One config key as code looks it up.

@@ -37,86 +37,128 @@ pub(crate) fn findings(fixture: &str) -> String {
         }
         std::fs::write(&full, text).expect("fixture file");
     }
-    let mut warnings = Vec::new();
-    let files = walk::walk_repo(dir.path(), &mut warnings);
-    let module = |rel: &str| rel.split('/').next().unwrap_or("").to_string();
+    let repo = Repo::read(dir.path());
+    repo.with_product(&repo.code, |product, table, types| {
+        let mut out = String::new();
+        for f in &repo.code {
+            render(&mut out, &repo.index, super::declared(product, f));
+            let calls = resolve_calls_typed(f, table, types);
+            render(&mut out, &repo.index, super::calls(product, f, &calls));
+        }
+        for (_, batch) in super::product(product).batches {
+            render(&mut out, &repo.index, batch);
+        }
+        out
+    })
+}
 
-    let configs = config::read_configs(&files, &mut warnings);
-    let env: Vec<&ParsedConfig> = configs
-        .iter()
-        .filter(|c| c.parsed.kind == config::ConfigKind::Env)
-        .collect();
-    let mut index = ConfigIndex::new(files.iter().map(|f| module(&f.rel)).collect());
-    for c in &configs {
-        index.add(
-            &c.file.rel,
-            c.parsed.kind,
-            &module(&c.file.rel),
-            c.parsed.entries.iter().map(|e| e.key.as_str()),
-        );
-    }
-    let resolve = |rel: &str, value: &str| -> String {
-        let in_module: Vec<&ParsedConfig> = configs
+/// A repository folder read as the pipeline reads one, for the recognisers: its files,
+/// config, builds and every code file's facts. The first folder of a path is its module
+/// and names its service.
+pub(crate) struct Repo {
+    pub(crate) files: Vec<walk::SourceFile>,
+    pub(crate) configs: Vec<ParsedConfig>,
+    pub(crate) index: ConfigIndex,
+    pub(crate) code: Vec<CodeFile>,
+    pub(crate) builds: Vec<(String, crate::lang::build::BuildFile)>,
+    pub(crate) graphql: super::graphql::GraphQlSchema,
+}
+
+fn module(rel: &str) -> String {
+    rel.split('/').next().unwrap_or("").to_string()
+}
+
+impl Repo {
+    pub(crate) fn read(dir: &std::path::Path) -> Repo {
+        let mut warnings = Vec::new();
+        let files = walk::walk_repo(dir, &mut warnings);
+        let configs = config::read_configs(&files, &mut warnings);
+        let mut index = ConfigIndex::new(files.iter().map(|f| module(&f.rel)).collect());
+        for c in &configs {
+            index.add(
+                &c.file.rel,
+                c.parsed.kind,
+                &module(&c.file.rel),
+                c.parsed.entries.iter().map(|e| e.key.as_str()),
+            );
+        }
+        let mut code: Vec<CodeFile> = Vec::new();
+        for f in files.iter().filter(|f| f.kind.is_code()) {
+            if let Some(text) = walk::read_source(f, &mut warnings) {
+                code.extend(crate::lang::parse_code(f.kind, &f.rel, &text));
+            }
+        }
+        let builds = files
             .iter()
-            .filter(|c| module(&c.file.rel) == module(rel))
+            .filter(|f| f.kind == SourceKind::BuildFile)
+            .filter_map(|f| {
+                let kind = crate::lang::build::build_kind(&f.rel)?;
+                let text = walk::read_source(f, &mut Vec::new())?;
+                let dir = f
+                    .rel
+                    .rsplit_once('/')
+                    .map(|(d, _)| d.to_string())
+                    .unwrap_or_default();
+                Some((dir, crate::lang::build::parse_build_file(kind, &text)))
+            })
             .collect();
-        ConfigScope::new(&in_module, &env).resolve(value)
-    };
-
-    let mut code: Vec<CodeFile> = Vec::new();
-    for f in files.iter().filter(|f| f.kind.is_code()) {
-        if let Some(text) = walk::read_source(f, &mut warnings) {
-            code.extend(crate::lang::parse_code(f.kind, &f.rel, &text));
+        let graphql = super::graphql::GraphQlSchema::read(&files, &mut warnings);
+        Repo {
+            files,
+            configs,
+            index,
+            code,
+            builds,
+            graphql,
         }
     }
-    let mut knowledge = Knowledge::default();
-    for f in &code {
-        knowledge.collect(f);
-    }
-    let table = SymbolTable::build(code.iter());
-    let types = ProductTypes::build(code.iter(), &table);
-    let service_of = |rel: &str| Some(module(rel));
-    let builds: Vec<(String, crate::lang::build::BuildFile)> = files
-        .iter()
-        .filter(|f| f.kind == SourceKind::BuildFile)
-        .filter_map(|f| {
-            let kind = crate::lang::build::build_kind(&f.rel)?;
-            let text = walk::read_source(f, &mut Vec::new())?;
-            let dir = f
-                .rel
-                .rsplit_once('/')
-                .map(|(d, _)| d.to_string())
-                .unwrap_or_default();
-            Some((dir, crate::lang::build::parse_build_file(kind, &text)))
-        })
-        .collect();
-    let product = Product {
-        table: &table,
-        values: super::values::Values {
-            types: &super::types_by_fqn(&code),
-            own: Default::default(),
+
+    /// Runs `f` with the product whose code files are `code` (this repository's, or
+    /// changed copies of them), its symbol table and its types.
+    pub(crate) fn with_product<R>(
+        &self,
+        code: &[CodeFile],
+        f: impl FnOnce(&Product<'_>, &SymbolTable, &ProductTypes) -> R,
+    ) -> R {
+        let env: Vec<&ParsedConfig> = self
+            .configs
+            .iter()
+            .filter(|c| c.parsed.kind == config::ConfigKind::Env)
+            .collect();
+        let resolve = |rel: &str, value: &str| -> String {
+            let in_module: Vec<&ParsedConfig> = self
+                .configs
+                .iter()
+                .filter(|c| module(&c.file.rel) == module(rel))
+                .collect();
+            ConfigScope::new(&in_module, &env).resolve(value)
+        };
+        let mut knowledge = Knowledge::default();
+        for file in code {
+            knowledge.collect(file);
+        }
+        let table = SymbolTable::build(code.iter());
+        let types = ProductTypes::build(code.iter(), &table);
+        let service_of = |rel: &str| Some(module(rel));
+        let product = Product {
             table: &table,
-            resolve: &resolve,
-        },
-        skeletons: &code,
-        files: &files,
-        knowledge: &knowledge,
-        builds: &builds,
-        config: &index,
-        configs: &configs,
-        service_of: &service_of,
-        graphql: &super::graphql::GraphQlSchema::read(&files, &mut warnings),
-    };
-    let mut out = String::new();
-    for f in &code {
-        render(&mut out, &index, super::declared(&product, f));
-        let calls = resolve_calls_typed(f, &table, &types);
-        render(&mut out, &index, super::calls(&product, f, &calls));
+            values: super::values::Values {
+                types: &super::types_by_fqn(code),
+                own: Default::default(),
+                table: &table,
+                resolve: &resolve,
+            },
+            skeletons: code,
+            files: &self.files,
+            knowledge: &knowledge,
+            builds: &self.builds,
+            config: &self.index,
+            configs: &self.configs,
+            service_of: &service_of,
+            graphql: &self.graphql,
+        };
+        f(&product, &table, &types)
     }
-    for (_, batch) in super::product(&product).batches {
-        render(&mut out, &index, batch);
-    }
-    out
 }
 
 /// `//- /path` sections of a fixture.

@@ -16,9 +16,15 @@
 //! resolution sees), the module each file is in, and the dependency jars typed (path,
 //! size, modification time). An edit inside a method body leaves that context as it was,
 //! even though it moves the declarations after it, so every other file's calls are read
-//! back; an edit of any declaration anywhere changes it, and every file resolves again. The
-//! symbol table, the recognisers and emit run again over every file, so an incremental run
-//! writes exactly the graph a full run writes.
+//! back; an edit of any declaration anywhere changes it, and every file resolves again.
+//!
+//! What the recognisers found in a file is cached the same way, under a key that adds what
+//! recognising reads besides the file and its calls ([`recognition_context`]): every
+//! file's skeleton without its positions, and every file of the repository by path and
+//! bytes. A file whose calls and findings are both read back is not decoded at all in the
+//! second pass.
+//! The symbol table and emit run again over every file, so an incremental run writes
+//! exactly the graph a full run writes.
 
 use std::sync::OnceLock;
 
@@ -27,6 +33,7 @@ use sha2::{Digest, Sha256};
 
 use crate::company::DependencyTyping;
 use crate::facts::CodeFile;
+use crate::frameworks::Findings;
 use crate::resolve::ResolvedCall;
 
 /// Bumped whenever the shape or meaning of the facts changes; the build identity below
@@ -59,6 +66,8 @@ pub(crate) struct FactsCache<'s> {
     pub(crate) reused: u64,
     /// Code files whose cached resolved calls were reused.
     pub(crate) calls_reused: u64,
+    /// Code files whose cached findings were reused.
+    pub(crate) findings_reused: u64,
 }
 
 impl<'s> FactsCache<'s> {
@@ -70,6 +79,7 @@ impl<'s> FactsCache<'s> {
             parsed: 0,
             reused: 0,
             calls_reused: 0,
+            findings_reused: 0,
         }
     }
 }
@@ -132,11 +142,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<CodeFile> {
 }
 
 /// The digest of what resolving one file's calls reads besides the file itself: the build,
-/// every file's declarations ([`declarations`]) and module (in the run's order), and each
-/// dependency's typing with the size and modification time of the jar or folder it was
-/// typed from.
+/// every file's declarations ([`declarations`], through its [`SkeletonDigests`]) and module
+/// (in the run's order), and each dependency's typing with the size and modification time
+/// of the jar or folder it was typed from.
 pub(crate) fn resolution_context<M: std::fmt::Debug>(
     skeletons: &[CodeFile],
+    digests: &[SkeletonDigests],
     modules: &[M],
     dependencies: &[DependencyTyping],
     java_release: Option<u32>,
@@ -149,10 +160,10 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
     part(&mut h, b"resolution context");
     part(&mut h, build_identity());
     part(&mut h, format!("java release {java_release:?}").as_bytes());
-    for (file, module) in skeletons.iter().zip(modules) {
+    for ((file, digests), module) in skeletons.iter().zip(digests).zip(modules) {
         part(&mut h, file.path.as_bytes());
         part(&mut h, format!("{module:?}").as_bytes());
-        part(&mut h, &encode(&declarations(file)));
+        part(&mut h, &digests.declarations);
     }
     for d in dependencies {
         part(&mut h, d.coordinate.as_bytes());
@@ -162,6 +173,42 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
         }
     }
     h.finalize().into()
+}
+
+/// What one file's skeleton puts into the contexts, digested once, when the skeleton is
+/// made, and cached with it: its [`declarations`] (for the resolution context) and its
+/// whole without positions (for the recognition context). A re-index reads them back
+/// rather than encoding every skeleton of the product twice more.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub(crate) struct SkeletonDigests {
+    pub(crate) declarations: FactsDigest,
+    pub(crate) recognition: FactsDigest,
+}
+
+/// The [`SkeletonDigests`] of `skeleton`.
+pub(crate) fn skeleton_digests(skeleton: &CodeFile) -> SkeletonDigests {
+    let declarations = Sha256::digest(encode(&declarations(skeleton))).into();
+    let mut whole = skeleton.clone();
+    whole.diagnostics = Vec::new();
+    whole.map_positions(|_| 0);
+    let recognition = Sha256::digest(encode(&whole)).into();
+    SkeletonDigests {
+        declarations,
+        recognition,
+    }
+}
+
+/// The bytes cached for a file's skeleton, with its digests.
+pub(crate) fn encode_skeleton(skeleton: &CodeFile, digests: &SkeletonDigests) -> Vec<u8> {
+    bincode::encode_to_vec((skeleton, digests), bincode::config::standard()).unwrap_or_default()
+}
+
+/// A file's skeleton and its digests from their cached bytes; `None` for bytes this build
+/// cannot read.
+pub(crate) fn decode_skeleton(bytes: &[u8]) -> Option<(CodeFile, SkeletonDigests)> {
+    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
+        .ok()
+        .map(|(entry, _)| entry)
 }
 
 /// What of a skeleton another file's resolution reads: the skeleton without where anything
@@ -197,6 +244,82 @@ fn declarations(skeleton: &CodeFile) -> CodeFile {
         }
     }
     file
+}
+
+/// The digest of what recognising one file reads besides the file and its resolved calls:
+/// the resolution context its calls were resolved in, every file's skeleton with its
+/// positions zeroed ([`CodeFile::map_positions`]) and every file of the repository by
+/// path, with the digest of its bytes where it is not code (config, builds, SQL, schemas,
+/// descriptors, specs — whatever a recogniser or the lookups it is given may list or
+/// read; a code file's part is its skeleton's). The recognisers read another file
+/// only through these, and never where its declarations sit (the invariant
+/// `another_file_s_positions_change_no_finding` checks on the fixture company), so an
+/// edit inside a body leaves every other file's findings as they were; a change to any
+/// declaration, config entry or non-code file changes it, and every file is recognised
+/// again.
+pub(crate) fn recognition_context(
+    resolution: &FactsDigest,
+    skeletons: &[CodeFile],
+    digests: &[SkeletonDigests],
+    files: &[(&str, FileDigest)],
+) -> FactsDigest {
+    let mut h = Sha256::new();
+    let part = |h: &mut Sha256, bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    part(&mut h, b"recognition context");
+    part(&mut h, resolution);
+    for (file, digests) in skeletons.iter().zip(digests) {
+        part(&mut h, file.path.as_bytes());
+        part(&mut h, &digests.recognition);
+    }
+    for (rel, digest) in files {
+        part(&mut h, rel.as_bytes());
+        match digest {
+            FileDigest::Code => part(&mut h, b"code"),
+            FileDigest::Bytes(d) => part(&mut h, d),
+            FileDigest::Unreadable => part(&mut h, b"unreadable"),
+        }
+    }
+    h.finalize().into()
+}
+
+/// One file of the repository as it goes into [`recognition_context`].
+pub(crate) enum FileDigest {
+    /// A code file: what the recognisers may read of it is its skeleton.
+    Code,
+    /// Any other file, by the digest of its bytes.
+    Bytes(FactsDigest),
+    /// A file that could not be read.
+    Unreadable,
+}
+
+/// The digest of one file's bytes, as it goes into [`recognition_context`].
+pub(crate) fn bytes_digest(bytes: &[u8]) -> FactsDigest {
+    Sha256::digest(bytes).into()
+}
+
+/// The cache key of what the recognisers found in one file: its facts' key within a
+/// recognition context.
+pub(crate) fn findings_digest(context: &FactsDigest, file: &FactsDigest) -> FactsDigest {
+    let mut h = Sha256::new();
+    h.update(b"findings");
+    h.update(context);
+    h.update(file);
+    h.finalize().into()
+}
+
+/// The bytes cached for a file's findings: what its declarations and its calls gave.
+pub(crate) fn encode_findings(findings: &(Findings, Findings)) -> Vec<u8> {
+    bincode::encode_to_vec(findings, bincode::config::standard()).unwrap_or_default()
+}
+
+/// A file's findings from their cached bytes; `None` for bytes this build cannot read.
+pub(crate) fn decode_findings(bytes: &[u8]) -> Option<(Findings, Findings)> {
+    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
+        .ok()
+        .map(|(findings, _)| findings)
 }
 
 /// The cache key of one file's skeleton (what the first pass reads), beside its facts.

@@ -394,10 +394,17 @@ fn check_sequence(steps: &[Step]) -> Result<(), TestCaseError> {
         prop_assert_eq!(parsed + reused, java_files, "every code file is parsed or reused");
         prop_assert_eq!(full_reports.iter().map(|r| r.code_reused).sum::<u64>(), 0);
         prop_assert_eq!(full_reports.iter().map(|r| r.calls_reused).sum::<u64>(), 0);
+        prop_assert_eq!(full_reports.iter().map(|r| r.findings_reused).sum::<u64>(), 0);
         if matches!(s, Step::Again) {
             prop_assert_eq!(parsed, 0, "an unchanged tree parses nothing");
             let calls_reused: u64 = reports.iter().map(|r| r.calls_reused).sum();
             prop_assert_eq!(calls_reused, java_files, "an unchanged tree resolves nothing");
+            let findings_reused: u64 = reports.iter().map(|r| r.findings_reused).sum();
+            prop_assert_eq!(
+                findings_reused,
+                java_files,
+                "an unchanged tree recognises nothing"
+            );
         }
         let (got, want) = (graph(&store), graph(&full));
         for (part, want_part) in &want {
@@ -479,17 +486,19 @@ fn the_generated_company_has_what_the_comparison_needs() {
     );
     assert_eq!(
         store.cached_facts_count().expect("count"),
-        18,
-        "three cache entries per Java file: its facts, its skeleton and its resolved calls"
+        24,
+        "four cache entries per Java file: its facts, its skeleton, its resolved calls and \
+         its findings"
     );
 }
 
 /// What a file's calls resolve against is every declaration of its product, not where it
 /// sits: an edit of a config or schema file changes none, and every file's resolved calls
-/// are read back; an edit inside a method body moves the declarations after it but changes
-/// none, and only the edited file resolves again; an edit of a signature changes its
-/// product's, and every file of that product resolves again — the other product's calls
-/// are still reused. The graph is a full run's each time.
+/// are read back (its findings are not: a recogniser reads config and SQL); an edit inside
+/// a method body moves the declarations after it but changes none, and only the edited
+/// file resolves and is recognised again; an edit of a signature changes its product's,
+/// and every file of that product resolves again — the other product's calls and
+/// findings are still reused. The graph is a full run's each time.
 #[test]
 fn calls_are_reused_while_no_declaration_of_the_product_changes() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -513,15 +522,20 @@ fn calls_are_reused_while_no_declaration_of_the_product_changes() {
         );
         drop(full);
         std::fs::remove_dir_all(&full_dir).expect("remove the full store");
-        reports.iter().map(|r| r.calls_reused).sum::<u64>()
+        (
+            reports.iter().map(|r| r.calls_reused).sum::<u64>(),
+            reports.iter().map(|r| r.findings_reused).sum::<u64>(),
+        )
     };
     let files = tree.java.len() as u64;
+    let web = tree.java.iter().filter(|f| f.module == 2).count() as u64;
     tree.config[0] = 1;
     tree.schema[1] = 1;
     assert_eq!(
         reindex(&tree, &|| ()),
-        files,
-        "no Java file changed: every file's calls are reused"
+        (files, web),
+        "no Java file changed: every file's calls are reused; shop's config and SQL changed, \
+         so shop's files are recognised again, web's not"
     );
     let shop = tree
         .java
@@ -538,14 +552,14 @@ fn calls_are_reused_while_no_declaration_of_the_product_changes() {
     };
     assert_eq!(
         reindex(&tree, &body_edit),
-        files - 1,
-        "a body edit moves the declarations after it and changes none: only that file resolves"
+        (files - 1, files - 1),
+        "a body edit moves the declarations after it and changes none: only that file \
+         resolves and is recognised"
     );
     tree.java[shop].variant = 1;
-    let web = tree.java.iter().filter(|f| f.module == 2).count() as u64;
     assert_eq!(
         reindex(&tree, &|| ()),
-        web,
+        (web, web),
         "a signature of shop changed: every file of shop resolves again, web's not"
     );
 }

@@ -48,7 +48,7 @@ pub(crate) enum SqlDialect {
 }
 
 /// Whether a body reads a table or writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, bincode::Encode, bincode::Decode)]
 pub(crate) enum Access {
     /// `FROM`, `JOIN`, `USING`.
     Read,

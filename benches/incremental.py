@@ -10,7 +10,7 @@ and prints one markdown table of wall times with the load average seen at each r
 what each run's summary says it parsed and reused. A change appends a comment line to the
 file (its content, hence its digest, changes; its facts do not); then one file gets a line
 inserted at its top (every declaration moves, none changes: the other files' resolved calls
-are reused) and one a method added (a declaration changes: the whole product resolves).
+and findings are reused) and one a method added (a declaration changes: the whole product resolves).
 Targets (spring-boot, release build): 1 file <= 2 s, 100 files <= 5 s.
 
     cargo build --release
@@ -42,7 +42,9 @@ def index(bin_path, tree, store, full=False):
     parsed, reused = (int(m.group(1)), int(m.group(2))) if m else (None, None)
     c = re.search(r"resolved calls of (\d+) reused", out)
     calls = int(c.group(1)) if c else None
-    return seconds, load, parsed, reused, calls
+    f = re.search(r"findings of (\d+) reused", out)
+    findings = int(f.group(1)) if f else None
+    return seconds, load, parsed, reused, calls, findings
 
 
 def touch(files, n, round_no):
@@ -88,10 +90,13 @@ def main():
     rows.append(("1 file, a method added", *index(args.bin, tree, store)))
     rows.append(("re-index --full", *index(args.bin, tree, store, full=True)))
     print(f"tree: {args.tree} ({len(java)} main Java files), binary: {args.bin}\n")
-    print("| run | seconds | load average (1 min) | code files parsed | reused | resolved calls reused |")
-    print("|---|---|---|---|---|---|")
-    for name, seconds, load, parsed, reused, calls in rows:
-        print(f"| {name} | {seconds:.2f} | {load:.2f} | {parsed} | {reused} | {calls} |")
+    print(
+        "| run | seconds | load average (1 min) | code files parsed | reused "
+        "| resolved calls reused | findings reused |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, seconds, load, parsed, reused, calls, findings in rows:
+        print(f"| {name} | {seconds:.2f} | {load:.2f} | {parsed} | {reused} | {calls} | {findings} |")
     full = rows[-1][1]
     for name, seconds, *_ in rows[2:6]:
         print(f"\n{name}: {seconds:.2f} s, full/incremental = {full / seconds:.2f}")

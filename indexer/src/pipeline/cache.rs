@@ -20,9 +20,9 @@
 //!
 //! What the recognisers found in a file is cached the same way, under a key that adds what
 //! recognising reads besides the file and its calls ([`recognition_context`]): every
-//! file's skeleton without its positions, and every file of the repository by path and
-//! bytes. A file whose calls and findings are both read back is not decoded at all in the
-//! second pass.
+//! file's skeleton without its positions, every file of the repository by path, and every
+//! file that is not code by its bytes. A file whose calls and findings are both read back
+//! is not decoded at all in the second pass.
 //! The symbol table and emit run again over every file, so an incremental run writes
 //! exactly the graph a full run writes.
 
@@ -153,10 +153,6 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
     java_release: Option<u32>,
 ) -> FactsDigest {
     let mut h = Sha256::new();
-    let part = |h: &mut Sha256, bytes: &[u8]| {
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    };
     part(&mut h, b"resolution context");
     part(&mut h, build_identity());
     part(&mut h, format!("java release {java_release:?}").as_bytes());
@@ -173,6 +169,13 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
         }
     }
     h.finalize().into()
+}
+
+/// Adds `bytes` to a context's digest, length first, so that no two sequences of parts
+/// digest alike.
+fn part(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
 }
 
 /// What one file's skeleton puts into the contexts, digested once, when the skeleton is
@@ -264,10 +267,6 @@ pub(crate) fn recognition_context(
     files: &[(&str, FileDigest)],
 ) -> FactsDigest {
     let mut h = Sha256::new();
-    let part = |h: &mut Sha256, bytes: &[u8]| {
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    };
     part(&mut h, b"recognition context");
     part(&mut h, resolution);
     for (file, digests) in skeletons.iter().zip(digests) {

@@ -1406,8 +1406,9 @@ fn index_code(
         frameworks::Findings,
         frameworks::Findings,
     );
-    // Each chunk's facts read back, its calls resolved and its files recognised on the pool,
-    // with the resolved calls to cache, while the chunk before it is written here.
+    // Each chunk's cached calls and findings read back — else its facts, to resolve and
+    // recognise — on the pool, with the cache keys it used and the entries it made, while
+    // the chunk before it is written here.
     type Prepared = (
         Vec<FactsDigest>,
         Vec<(Recognised, Reused, Vec<(FactsDigest, Vec<u8>)>)>,

@@ -1099,7 +1099,7 @@ type CacheOutput = (Vec<Warning>, Option<(String, FactsDigest, FirstPass)>);
 /// cached). Bytes this build cannot read are a miss.
 fn first_pass(f: &SourceFile, text: &str, digest: FactsDigest, cached: Cached) -> FirstPass {
     let facts = match cached {
-        Cached::Skeleton(bytes) => match cache::decode_skeleton(&bytes) {
+        Cached::Skeleton(bytes) => match cache::decode::<(CodeFile, cache::SkeletonDigests)>(&bytes) {
             Some((skeleton, digests)) => {
                 return FirstPass {
                     skeleton,
@@ -1125,7 +1125,7 @@ fn first_pass(f: &SourceFile, text: &str, digest: FactsDigest, cached: Cached) -
     let digests = cache::skeleton_digests(&skeleton);
     fresh.push((
         cache::skeleton_digest(&digest),
-        cache::encode_skeleton(&skeleton, &digests),
+        cache::encode(&(&skeleton, &digests)),
     ));
     FirstPass {
         skeleton,
@@ -1421,19 +1421,21 @@ fn index_code(
             .filter_map(|f| digests.get(&f.rel).map(|d| (*f, *d)))
             .collect();
         let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
-        let call_keys: Vec<FactsDigest> = keys.iter().map(|d| cache::calls_digest(&context, d)).collect();
-        let finding_keys: Vec<FactsDigest> = keys
+        // Each file's calls key, then each file's findings key: looked up in one batched
+        // read of the cache.
+        let used: Vec<FactsDigest> = keys
             .iter()
-            .map(|d| cache::findings_digest(&recognition, d))
+            .map(|d| cache::calls_digest(&context, d))
+            .chain(keys.iter().map(|d| cache::findings_digest(&recognition, d)))
             .collect();
         let (cached_calls, cached_findings) = if reuse {
-            (
-                store.cached_facts(&call_keys)?,
-                store.cached_facts(&finding_keys)?,
-            )
+            let mut calls = store.cached_facts(&used)?;
+            let findings = calls.split_off(keys.len());
+            (calls, findings)
         } else {
-            (vec![None; call_keys.len()], vec![None; finding_keys.len()])
+            (vec![None; keys.len()], vec![None; keys.len()])
         };
+        let (call_keys, finding_keys) = used.split_at(keys.len());
         // Facts are read only for the files whose calls or findings must be made again.
         let wanted: Vec<FactsDigest> = keys
             .iter()
@@ -1450,64 +1452,66 @@ fn index_code(
                 false => None,
             })
             .collect();
-        let mut used = call_keys;
-        used.extend(&finding_keys);
         let done: Vec<_> = known
             .into_par_iter()
             .zip(cached)
             .zip(cached_calls.into_par_iter().zip(cached_findings))
-            .zip(keys.par_iter())
-            .filter_map(|((((f, _), bytes), (call_bytes, finding_bytes)), key)| {
-                let call_key = cache::calls_digest(&context, key);
-                let finding_key = cache::findings_digest(&recognition, key);
-                let calls = match (
-                    call_bytes.as_deref().and_then(cache::decode_calls),
-                    finding_bytes.as_deref().and_then(cache::decode_findings),
-                ) {
-                    (Some(calls), Some((declared, called))) => {
-                        // Both read back: the file's facts are not needed.
-                        let reused = Reused {
-                            calls: true,
-                            findings: true,
-                        };
-                        return Some(((f.rel.clone(), calls, declared, called), reused, Vec::new()));
-                    }
-                    (calls, _) => calls,
-                };
-                let file = match bytes.as_deref().and_then(cache::decode) {
-                    Some(file) => file,
-                    None => {
-                        // An entry lost since the first pass: parse the file again.
-                        let mut already_reported = Vec::new();
-                        let text = walk::read_source(f, &mut already_reported)?;
-                        parse_code(f, &text)
-                    }
-                };
-                let module = (code.service_of)(&f.rel).map(|(id, _)| id);
-                let (table, types, product) = seen_from(module);
-                let mut fresh = Vec::new();
-                let reused = Reused {
-                    calls: calls.is_some(),
-                    findings: false,
-                };
-                let calls = match calls {
-                    Some(calls) => calls,
-                    None => {
-                        let calls = resolve::resolve_calls_typed(&file, table, types);
-                        fresh.push((call_key, cache::encode_calls(&calls)));
-                        calls
-                    }
-                };
-                let findings = (
-                    frameworks::declared(product, &file),
-                    frameworks::calls(product, &file, &calls),
-                );
-                fresh.push((finding_key, cache::encode_findings(&findings)));
-                let path = file.path.clone();
-                drop(file);
-                let (declared, called) = findings;
-                Some(((path, calls, declared, called), reused, fresh))
-            })
+            .zip(call_keys.par_iter().zip(finding_keys))
+            .filter_map(
+                |((((f, _), bytes), (call_bytes, finding_bytes)), (call_key, finding_key))| {
+                    let calls = match (
+                        call_bytes
+                            .as_deref()
+                            .and_then(cache::decode::<Vec<resolve::ResolvedCall>>),
+                        finding_bytes
+                            .as_deref()
+                            .and_then(cache::decode::<(frameworks::Findings, frameworks::Findings)>),
+                    ) {
+                        (Some(calls), Some((declared, called))) => {
+                            // Both read back: the file's facts are not needed.
+                            let reused = Reused {
+                                calls: true,
+                                findings: true,
+                            };
+                            return Some(((f.rel.clone(), calls, declared, called), reused, Vec::new()));
+                        }
+                        (calls, _) => calls,
+                    };
+                    let file = match bytes.as_deref().and_then(cache::decode) {
+                        Some(file) => file,
+                        None => {
+                            // An entry lost since the first pass: parse the file again.
+                            let mut already_reported = Vec::new();
+                            let text = walk::read_source(f, &mut already_reported)?;
+                            parse_code(f, &text)
+                        }
+                    };
+                    let module = (code.service_of)(&f.rel).map(|(id, _)| id);
+                    let (table, types, product) = seen_from(module);
+                    let mut fresh = Vec::new();
+                    let reused = Reused {
+                        calls: calls.is_some(),
+                        findings: false,
+                    };
+                    let calls = match calls {
+                        Some(calls) => calls,
+                        None => {
+                            let calls = resolve::resolve_calls_typed(&file, table, types);
+                            fresh.push((*call_key, cache::encode(&calls)));
+                            calls
+                        }
+                    };
+                    let findings = (
+                        frameworks::declared(product, &file),
+                        frameworks::calls(product, &file, &calls),
+                    );
+                    fresh.push((*finding_key, cache::encode(&findings)));
+                    let path = file.path.clone();
+                    drop(file);
+                    let (declared, called) = findings;
+                    Some(((path, calls, declared, called), reused, fresh))
+                },
+            )
             .collect();
         Ok((used, done))
     };

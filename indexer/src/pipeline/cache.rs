@@ -33,8 +33,6 @@ use sha2::{Digest, Sha256};
 
 use crate::company::DependencyTyping;
 use crate::facts::CodeFile;
-use crate::frameworks::Findings;
-use crate::resolve::ResolvedCall;
 
 /// Bumped whenever the shape or meaning of the facts changes; the build identity below
 /// already changes with every new binary, this guards a build that reuses one.
@@ -128,17 +126,18 @@ pub(crate) fn digest(rel: &str, text: &str) -> FactsDigest {
     h.finalize().into()
 }
 
-/// The bytes cached for a file's facts.
-pub(crate) fn encode(file: &CodeFile) -> Vec<u8> {
+/// The bytes cached for an entry: a file's facts, its skeleton with its digests, its
+/// resolved calls, its findings.
+pub(crate) fn encode<T: bincode::Encode>(entry: &T) -> Vec<u8> {
     // Encoding plain data into a Vec cannot fail; an empty entry would only be a miss.
-    bincode::encode_to_vec(file, bincode::config::standard()).unwrap_or_default()
+    bincode::encode_to_vec(entry, bincode::config::standard()).unwrap_or_default()
 }
 
-/// A file's facts from their cached bytes; `None` for bytes this build cannot read (a miss).
-pub(crate) fn decode(bytes: &[u8]) -> Option<CodeFile> {
+/// An entry from its cached bytes; `None` for bytes this build cannot read (a miss).
+pub(crate) fn decode<T: bincode::Decode<()>>(bytes: &[u8]) -> Option<T> {
     bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
         .ok()
-        .map(|(file, _)| file)
+        .map(|(entry, _)| entry)
 }
 
 /// The digest of what resolving one file's calls reads besides the file itself: the build,
@@ -199,19 +198,6 @@ pub(crate) fn skeleton_digests(skeleton: &CodeFile) -> SkeletonDigests {
         declarations,
         recognition,
     }
-}
-
-/// The bytes cached for a file's skeleton, with its digests.
-pub(crate) fn encode_skeleton(skeleton: &CodeFile, digests: &SkeletonDigests) -> Vec<u8> {
-    bincode::encode_to_vec((skeleton, digests), bincode::config::standard()).unwrap_or_default()
-}
-
-/// A file's skeleton and its digests from their cached bytes; `None` for bytes this build
-/// cannot read.
-pub(crate) fn decode_skeleton(bytes: &[u8]) -> Option<(CodeFile, SkeletonDigests)> {
-    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
-        .ok()
-        .map(|(entry, _)| entry)
 }
 
 /// What of a skeleton another file's resolution reads: the skeleton without where anything
@@ -302,50 +288,26 @@ pub(crate) fn bytes_digest(bytes: &[u8]) -> FactsDigest {
 /// The cache key of what the recognisers found in one file: its facts' key within a
 /// recognition context.
 pub(crate) fn findings_digest(context: &FactsDigest, file: &FactsDigest) -> FactsDigest {
-    let mut h = Sha256::new();
-    h.update(b"findings");
-    h.update(context);
-    h.update(file);
-    h.finalize().into()
-}
-
-/// The bytes cached for a file's findings: what its declarations and its calls gave.
-pub(crate) fn encode_findings(findings: &(Findings, Findings)) -> Vec<u8> {
-    bincode::encode_to_vec(findings, bincode::config::standard()).unwrap_or_default()
-}
-
-/// A file's findings from their cached bytes; `None` for bytes this build cannot read.
-pub(crate) fn decode_findings(bytes: &[u8]) -> Option<(Findings, Findings)> {
-    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
-        .ok()
-        .map(|(findings, _)| findings)
+    derived_key(b"findings", &[context, file])
 }
 
 /// The cache key of one file's skeleton (what the first pass reads), beside its facts.
 pub(crate) fn skeleton_digest(file: &FactsDigest) -> FactsDigest {
-    let mut h = Sha256::new();
-    h.update(b"skeleton");
-    h.update(file);
-    h.finalize().into()
+    derived_key(b"skeleton", &[file])
 }
 
 /// The cache key of one file's resolved calls: its facts' key within a resolution context.
 pub(crate) fn calls_digest(context: &FactsDigest, file: &FactsDigest) -> FactsDigest {
+    derived_key(b"resolved calls", &[context, file])
+}
+
+/// The key of an entry kept beside a file's facts: what it is (`tag`), then the digests
+/// it depends on, each of a fixed 32 bytes.
+fn derived_key(tag: &[u8], digests: &[&FactsDigest]) -> FactsDigest {
     let mut h = Sha256::new();
-    h.update(b"resolved calls");
-    h.update(context);
-    h.update(file);
+    h.update(tag);
+    for d in digests {
+        h.update(d);
+    }
     h.finalize().into()
-}
-
-/// The bytes cached for a file's resolved calls.
-pub(crate) fn encode_calls(calls: &[ResolvedCall]) -> Vec<u8> {
-    bincode::encode_to_vec(calls, bincode::config::standard()).unwrap_or_default()
-}
-
-/// A file's resolved calls from their cached bytes; `None` for bytes this build cannot read.
-pub(crate) fn decode_calls(bytes: &[u8]) -> Option<Vec<ResolvedCall>> {
-    bincode::decode_from_slice(bytes, bincode::config::standard().with_limit::<MAX_ENTRY_BYTES>())
-        .ok()
-        .map(|(calls, _)| calls)
 }

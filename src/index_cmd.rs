@@ -193,7 +193,7 @@ pub fn render_summary(reports: &[RunSummary]) -> String {
     for r in reports {
         let _ = writeln!(
             out,
-            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file); resolved calls of {} reused (all resolve again when a declaration of the product changes); findings of {} reused (all are recognised again when a declaration, a config or another non-code file changes).",
+            "\n{}: {} code files parsed, {} unchanged (their facts reused from an earlier run; `--full` parses every file); resolved calls of {} reused (a file resolves again when it changed or mentions a name whose declaration changed); findings of {} reused (all are recognised again when a declaration, a config or another non-code file changes).",
             r.product, r.code_parsed, r.code_reused, r.calls_reused, r.findings_reused
         );
         let _ = write!(out, "{}", dependency_line(r));

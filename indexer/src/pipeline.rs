@@ -29,7 +29,7 @@ use semgraph_storage::{CommitSummary, FactsDigest, NodeId, ProductWriter, Store,
 use crate::company::{Company, Dependencies, DependencyTyping, ProductSource};
 use crate::emit::{self, code::CodeNodes, findings::Targets, findings::Topics, Run};
 use crate::error::IndexError;
-use crate::facts::{CodeFile, Receiver};
+use crate::facts::{self, CodeFile, Receiver};
 use crate::frameworks::{self, ConfigIndex, Knowledge, Product};
 use crate::lang::build::{self, BuildFile, BuildKind};
 use crate::lang::config::{self, ConfigKind, ConfigScope, ParsedConfig};
@@ -46,6 +46,7 @@ use crate::walk::{self, SourceFile, SourceKind};
 mod ahead;
 mod cache;
 mod copies;
+mod invalidation;
 use cache::FactsCache;
 pub use cache::IndexMode;
 
@@ -135,7 +136,7 @@ pub fn index_product_with(
     mode: IndexMode,
 ) -> Result<ProductReport, IndexError> {
     let started = Instant::now();
-    let mut cache = FactsCache::new(store, mode);
+    let mut cache = FactsCache::new(store, mode, &product.name);
     let mut w = store.begin(&product.name, &product.area)?;
     let mut run = Run {
         product_names: company.products.iter().map(|p| p.name.clone()).collect(),
@@ -684,6 +685,7 @@ fn index_repo(
         resolve: &resolve,
         config_index: &config_index,
         config_keys: &config_keys,
+        root,
     };
     run.time("code.schema-config", started.elapsed());
     index_code(run, w, cache, &code)?;
@@ -1052,6 +1054,149 @@ struct Code<'a> {
     resolve: &'a (dyn Fn(&str, &str) -> String + Sync),
     config_index: &'a ConfigIndex,
     config_keys: &'a [NodeId],
+    /// The repository's folder (its calls index is named by it).
+    root: &'a Path,
+}
+
+/// The calls keys of the last run to read for the files whose resolved calls still hold
+/// ([`invalidation`]), with the last run's index as read. Empty (every file is looked up
+/// under this run's context) when there is no index, when what resolution reads besides
+/// the declarations changed, when a file moved to another module, when an old skeleton is
+/// gone, or when the change is one names cannot follow.
+fn carried_calls(
+    store: &Store,
+    index_key: &FactsDigest,
+    global: &FactsDigest,
+    skeletons: &[CodeFile],
+    skeleton_digests: &[cache::SkeletonDigests],
+    now: &[invalidation::IndexedFile],
+    files: &[SourceFile],
+) -> Result<(HashMap<String, FactsDigest>, Option<invalidation::CallsIndex>), IndexError> {
+    let nothing = HashMap::new();
+    let Some(previous) = store
+        .cached_facts(std::slice::from_ref(index_key))?
+        .pop()
+        .flatten()
+        .and_then(|bytes| cache::decode::<invalidation::CallsIndex>(&bytes))
+    else {
+        return Ok((nothing, None));
+    };
+    if previous.global != *global {
+        return Ok((nothing, Some(previous)));
+    }
+    let before: HashMap<&str, &invalidation::IndexedFile> =
+        previous.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let skeleton_at: HashMap<&str, usize> = skeletons
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.path.as_str(), i))
+        .collect();
+    let now_paths: std::collections::HashSet<&str> = now.iter().map(|f| f.path.as_str()).collect();
+    // Unchanged files (each with the key its calls are under), and the paths whose facts
+    // changed, appeared or went.
+    let mut unchanged: Vec<(&str, FactsDigest, FactsDigest)> = Vec::new();
+    let mut touched: Vec<(Option<&invalidation::IndexedFile>, Option<&str>)> = Vec::new();
+    for f in now {
+        match before.get(f.path.as_str()) {
+            Some(b) if b.facts == f.facts => {
+                if b.module != f.module {
+                    return Ok((nothing, Some(previous)));
+                }
+                if let Some(calls) = b.calls {
+                    unchanged.push((f.path.as_str(), f.facts, calls));
+                }
+            }
+            Some(b) => touched.push((Some(*b), Some(f.path.as_str()))),
+            None => touched.push((None, Some(f.path.as_str()))),
+        }
+    }
+    for b in previous
+        .files
+        .iter()
+        .filter(|b| !now_paths.contains(b.path.as_str()))
+    {
+        touched.push((Some(b), None));
+    }
+    // The old skeletons of the touched paths, with their digests.
+    let old_keys: Vec<FactsDigest> = touched
+        .iter()
+        .filter_map(|(b, _)| b.map(|b| cache::skeleton_digest(&b.facts)))
+        .collect();
+    let mut old: Vec<(CodeFile, cache::SkeletonDigests)> = Vec::with_capacity(old_keys.len());
+    for bytes in store.cached_facts(&old_keys)? {
+        match bytes.and_then(|b| cache::decode::<(CodeFile, cache::SkeletonDigests)>(&b)) {
+            Some(entry) => old.push(entry),
+            None => return Ok((nothing, Some(previous))),
+        }
+    }
+    let mut old = old.iter();
+    let mut changed: Vec<(Option<&CodeFile>, Option<&CodeFile>)> = Vec::new();
+    for (b, a) in &touched {
+        let before = match b {
+            Some(_) => old.next(),
+            None => None,
+        };
+        let after = match a {
+            Some(path) => match skeleton_at.get(path) {
+                Some(&i) => Some((&skeletons[i], &skeleton_digests[i])),
+                // Over its parse budget now: names cannot say what it declared.
+                None => return Ok((nothing, Some(previous))),
+            },
+            None => None,
+        };
+        match (before, after) {
+            (Some((bf, bd)), Some((af, ad))) if bd.declarations == ad.declarations => {
+                // Only its own facts changed: it alone resolves again.
+                let _ = (bf, af);
+            }
+            (before, after) => changed.push((before.map(|(f, _)| f), after.map(|(f, _)| f))),
+        }
+    }
+    if changed.is_empty() {
+        let carried = unchanged
+            .into_iter()
+            .map(|(p, _, k)| (p.to_string(), k))
+            .collect();
+        return Ok((carried, Some(previous)));
+    }
+    let (names, kotlin) = match invalidation::invalidation(&changed, skeletons) {
+        invalidation::Invalidation::All(reason) => {
+            tracing::debug!(%reason, "every file resolves again");
+            return Ok((nothing, Some(previous)));
+        }
+        invalidation::Invalidation::Mentioning { names, kotlin } => (names, kotlin),
+    };
+    tracing::debug!(
+        changed = changed.len(),
+        kotlin,
+        names = ?names.iter().take(40).collect::<Vec<_>>(),
+        "files that mention these names resolve again"
+    );
+    let source_of: HashMap<&str, &SourceFile> = files.iter().map(|f| (f.rel.as_str(), f)).collect();
+    let carried: HashMap<String, FactsDigest> = unchanged
+        .par_iter()
+        .filter(|(path, facts, _)| {
+            let Some(&i) = skeleton_at.get(path) else {
+                return false;
+            };
+            if kotlin && skeletons[i].language == facts::Language::Kotlin {
+                return false;
+            }
+            if names.is_empty() {
+                return true;
+            }
+            // The text its facts were made from (else it changed since: resolved again).
+            let Some(text) = source_of
+                .get(path)
+                .and_then(|f| walk::read_source(f, &mut Vec::new()))
+            else {
+                return false;
+            };
+            cache::digest(path, &text) == *facts && !invalidation::mentions(&text, &names)
+        })
+        .map(|(path, _, calls)| (path.to_string(), *calls))
+        .collect();
+    Ok((carried, Some(previous)))
 }
 
 /// Which of a file's cached results the second pass read back.
@@ -1337,6 +1482,33 @@ fn index_code(
             )
         },
     );
+    // The calls the last run resolved that still hold, by path: read under the last run's
+    // keys (`invalidation`).
+    let index_key = cache::calls_index_key(&cache.product, &code.root.display().to_string());
+    let global = cache::resolution_global(dependencies, java_release);
+    let indexed: Vec<invalidation::IndexedFile> = sources
+        .iter()
+        .filter_map(|f| {
+            digests.get(&f.rel).map(|d| invalidation::IndexedFile {
+                path: f.rel.clone(),
+                facts: *d,
+                module: (code.service_of)(&f.rel).map(|(_, name)| name.to_string()),
+                calls: None,
+            })
+        })
+        .collect();
+    let (carried, previous_index) = match reuse {
+        true => carried_calls(
+            store,
+            &index_key,
+            &global,
+            &skeletons,
+            &skeleton_digests,
+            &indexed,
+            code.files,
+        )?,
+        false => (HashMap::new(), None),
+    };
     let views: BTreeMap<copies::ModuleKey, copies::ModuleView<'_>> = copied
         .iter()
         .map(|(module, files)| {
@@ -1411,7 +1583,7 @@ fn index_code(
     // the chunk before it is written here.
     type Prepared = (
         Vec<FactsDigest>,
-        Vec<(Recognised, Reused, Vec<(FactsDigest, Vec<u8>)>)>,
+        Vec<(Recognised, Reused, Vec<(FactsDigest, Vec<u8>)>, FactsDigest)>,
     );
     let prepare = |chunk: &&[&SourceFile]| -> Result<Prepared, IndexError> {
         // The facts the first pass parsed or reused, read back from the cache (a file
@@ -1423,9 +1595,14 @@ fn index_code(
         let keys: Vec<FactsDigest> = known.iter().map(|(_, d)| *d).collect();
         // Each file's calls key, then each file's findings key: looked up in one batched
         // read of the cache.
-        let used: Vec<FactsDigest> = keys
+        let used: Vec<FactsDigest> = known
             .iter()
-            .map(|d| cache::calls_digest(&context, d))
+            .map(|(f, d)| {
+                carried
+                    .get(&f.rel)
+                    .copied()
+                    .unwrap_or_else(|| cache::calls_digest(&context, d))
+            })
             .chain(keys.iter().map(|d| cache::findings_digest(&recognition, d)))
             .collect();
         let (cached_calls, cached_findings) = if reuse {
@@ -1458,7 +1635,7 @@ fn index_code(
             .zip(cached_calls.into_par_iter().zip(cached_findings))
             .zip(call_keys.par_iter().zip(finding_keys))
             .filter_map(
-                |((((f, _), bytes), (call_bytes, finding_bytes)), (call_key, finding_key))| {
+                |((((f, digest), bytes), (call_bytes, finding_bytes)), (call_key, finding_key))| {
                     let calls = match (
                         call_bytes
                             .as_deref()
@@ -1473,7 +1650,12 @@ fn index_code(
                                 calls: true,
                                 findings: true,
                             };
-                            return Some(((f.rel.clone(), calls, declared, called), reused, Vec::new()));
+                            return Some((
+                                (f.rel.clone(), calls, declared, called),
+                                reused,
+                                Vec::new(),
+                                *call_key,
+                            ));
                         }
                         (calls, _) => calls,
                     };
@@ -1493,12 +1675,14 @@ fn index_code(
                         calls: calls.is_some(),
                         findings: false,
                     };
-                    let calls = match calls {
-                        Some(calls) => calls,
+                    let (calls, calls_key) = match calls {
+                        Some(calls) => (calls, *call_key),
                         None => {
                             let calls = resolve::resolve_calls_typed(&file, table, types);
-                            fresh.push((*call_key, cache::encode(&calls)));
-                            calls
+                            // Under this run's context, whichever key was looked up.
+                            let key = cache::calls_digest(&context, &digest);
+                            fresh.push((key, cache::encode(&calls)));
+                            (calls, key)
                         }
                     };
                     let findings = (
@@ -1509,17 +1693,21 @@ fn index_code(
                     let path = file.path.clone();
                     drop(file);
                     let (declared, called) = findings;
-                    Some(((path, calls, declared, called), reused, fresh))
+                    Some(((path, calls, declared, called), reused, fresh, calls_key))
                 },
             )
             .collect();
         Ok((used, done))
     };
+    // The key each file's calls are under now, for the next run's index.
+    let mut calls_keys: HashMap<String, FactsDigest> = HashMap::new();
     ahead::write_one_ahead(sources.chunks(RESOLVE_CHUNK), prepare, |_, (used, done)| {
         cache.used.extend(&used);
         let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
         let mut recognised = Vec::with_capacity(done.len());
-        for (item, reused, entries) in done {
+        for (item, reused, entries, calls_key) in done {
+            cache.used.push(calls_key);
+            calls_keys.insert(item.0.clone(), calls_key);
             cache.calls_reused += u64::from(reused.calls);
             cache.findings_reused += u64::from(reused.findings);
             fresh.extend(entries);
@@ -1564,6 +1752,22 @@ fn index_code(
         }
         Ok(())
     })?;
+    // What this run resolved each file under, for the next run (written only when it
+    // differs from what the last run left).
+    let index = invalidation::CallsIndex {
+        global,
+        files: indexed
+            .into_iter()
+            .map(|mut f| {
+                f.calls = calls_keys.get(&f.path).copied();
+                f
+            })
+            .collect(),
+    };
+    if previous_index.as_ref() != Some(&index) {
+        cache.store.cache_facts(&[(index_key, cache::encode(&index))])?;
+    }
+    cache.used.push(index_key);
     run.time("code.calls", started.elapsed());
     let started = Instant::now();
     // What the product says as a whole: specs, descriptors, mapper files.

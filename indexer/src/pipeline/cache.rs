@@ -16,7 +16,9 @@
 //! resolution sees), the module each file is in, and the dependency jars typed (path,
 //! size, modification time). An edit inside a method body leaves that context as it was,
 //! even though it moves the declarations after it, so every other file's calls are read
-//! back; an edit of any declaration anywhere changes it, and every file resolves again.
+//! back. An edit of a declaration changes it; then a file that mentions none of the names
+//! whose meaning changed keeps the calls it had, read under the key the last run's calls
+//! index ([`calls_index_key`]) holds for it (`invalidation`).
 //!
 //! What the recognisers found in a file is cached the same way, under a key that adds what
 //! recognising reads besides the file and its calls ([`recognition_context`]): every
@@ -66,10 +68,12 @@ pub(crate) struct FactsCache<'s> {
     pub(crate) calls_reused: u64,
     /// Code files whose cached findings were reused.
     pub(crate) findings_reused: u64,
+    /// The product the run indexes (its repositories' calls indexes are named by it).
+    pub(crate) product: String,
 }
 
 impl<'s> FactsCache<'s> {
-    pub(crate) fn new(store: &'s Store, mode: IndexMode) -> Self {
+    pub(crate) fn new(store: &'s Store, mode: IndexMode, product: &str) -> Self {
         FactsCache {
             store,
             reuse: mode == IndexMode::Incremental,
@@ -78,6 +82,7 @@ impl<'s> FactsCache<'s> {
             reused: 0,
             calls_reused: 0,
             findings_reused: 0,
+            product: product.to_string(),
         }
     }
 }
@@ -160,13 +165,40 @@ pub(crate) fn resolution_context<M: std::fmt::Debug>(
         part(&mut h, format!("{module:?}").as_bytes());
         part(&mut h, &digests.declarations);
     }
+    dependencies_part(&mut h, dependencies);
+    h.finalize().into()
+}
+
+/// The part of [`resolution_context`] that is not a file's declarations or module: the
+/// build, the Java release and each dependency's typing. A run whose global part differs
+/// from the last run's resolves every file again (`invalidation`).
+pub(crate) fn resolution_global(dependencies: &[DependencyTyping], java_release: Option<u32>) -> FactsDigest {
+    let mut h = Sha256::new();
+    part(&mut h, b"resolution global");
+    part(&mut h, build_identity());
+    part(&mut h, format!("java release {java_release:?}").as_bytes());
+    dependencies_part(&mut h, dependencies);
+    h.finalize().into()
+}
+
+fn dependencies_part(h: &mut Sha256, dependencies: &[DependencyTyping]) {
     for d in dependencies {
-        part(&mut h, d.coordinate.as_bytes());
-        part(&mut h, format!("{:?} {:?}", d.typed_from, d.why_not).as_bytes());
+        part(h, d.coordinate.as_bytes());
+        part(h, format!("{:?} {:?}", d.typed_from, d.why_not).as_bytes());
         if let Some(stamp) = d.typed_from.as_ref().and_then(|p| size_and_modified(p.as_ref())) {
-            part(&mut h, stamp.as_bytes());
+            part(h, stamp.as_bytes());
         }
     }
+}
+
+/// The key of the [`CallsIndex`](super::invalidation::CallsIndex) of one repository of a
+/// product: the one entry of the cache that a run rewrites (it says what the last run
+/// resolved each file under, so it is true of the last run, not of its key forever).
+pub(crate) fn calls_index_key(product: &str, root: &str) -> FactsDigest {
+    let mut h = Sha256::new();
+    part(&mut h, b"calls index");
+    part(&mut h, product.as_bytes());
+    part(&mut h, root.as_bytes());
     h.finalize().into()
 }
 

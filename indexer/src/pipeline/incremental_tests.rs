@@ -486,9 +486,9 @@ fn the_generated_company_has_what_the_comparison_needs() {
     );
     assert_eq!(
         store.cached_facts_count().expect("count"),
-        24,
-        "four cache entries per Java file: its facts, its skeleton, its resolved calls and \
-         its findings"
+        24 + 2,
+        "four cache entries per Java file (its facts, its skeleton, its resolved calls and \
+         its findings) and the calls index of each of the two repositories"
     );
 }
 
@@ -562,4 +562,149 @@ fn calls_are_reused_while_no_declaration_of_the_product_changes() {
         (web, web),
         "a signature of shop changed: every file of shop resolves again, web's not"
     );
+}
+
+/// Java files by path, as [`mentions_tree`] gives them.
+type Files = Vec<(&'static str, String)>;
+
+/// The Java files of a repository in which every file reaches another's declarations a
+/// different way: by a name it writes, through a chain of returns, through a lambda typed
+/// by a functional interface it never names, and through an on-demand import a new type
+/// of its own package shadows.
+fn mentions_tree() -> Files {
+    let p = |rest: &str| format!("package p;\n{rest}\n");
+    vec![
+        ("p/Orders.java", p("public class Orders {\n  public Order find(long id) { return new Order(); }\n}")),
+        ("p/Order.java", p("public class Order {\n  public String name() { return \"\"; }\n  public void pay() {}\n}")),
+        ("p/Shop.java", p("public class Shop {\n  public Orders orders() { return new Orders(); }\n  public void each(Visitor v) {}\n}")),
+        ("p/Visitor.java", p("public interface Visitor {\n  void visit(Order o);\n}")),
+        ("p/UsesFind.java", p("class UsesFind {\n  void useFind(Orders o) { o.find(1L).pay(); }\n}")),
+        ("p/UsesChain.java", p("class UsesChain {\n  void useChain(Shop s) { s.orders().find(2L).name(); }\n}")),
+        ("p/UsesLambda.java", p("class UsesLambda {\n  void useLambda(Shop s) { s.each(o -> o.pay()); }\n}")),
+        ("p/Helper.java", p("class Helper {\n  void help() {}\n}")),
+        ("p/Unrelated.java", p("class Unrelated {\n  void unrelated(Helper h) { h.help(); }\n}")),
+        ("q/Shadow.java", "package q;\nimport r.*;\nclass Shadow {\n  void shadow() { Tool.make(); }\n}\n".to_string()),
+        ("r/Tool.java", "package r;\npublic class Tool {\n  public static void make() {}\n}\n".to_string()),
+    ]
+}
+
+/// A declaration change resolves again the changed file and the files that mention a name
+/// whose meaning changed — the overloads of a method, a chain's return type, a lambda's
+/// functional interface, a simple name a new type now binds — and reads back every other
+/// file's calls; the graph is a full run's each time (a file that should have resolved
+/// again and did not would keep a call edge the full run does not have, or lack one).
+#[test]
+fn a_declaration_change_resolves_only_the_files_that_mention_what_changed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("src");
+    let write = |files: &[(&str, String)]| {
+        if root.exists() {
+            std::fs::remove_dir_all(&root).expect("clear");
+        }
+        for (rel, text) in files {
+            let path = root.join("shop/src/main/java").join(rel);
+            std::fs::create_dir_all(path.parent().expect("folder")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+    };
+    let company = |store: &Path| Company {
+        store: store.to_path_buf(),
+        products: vec![ProductSource {
+            name: "shop".into(),
+            area: "commerce".into(),
+            repos: vec![root.join("shop")],
+            wiki: Vec::new(),
+            jira: Vec::new(),
+        }],
+        config_file: None,
+        server: None,
+        dependencies: crate::Dependencies::sources_only(),
+    };
+    let edit = |rel: &str, from: &str, to: &str| -> Files {
+        let mut files = mentions_tree();
+        let file = files
+            .iter_mut()
+            .find(|(r, _)| *r == rel)
+            .expect("a file of the tree");
+        assert!(file.1.contains(from), "{rel} has {from}");
+        file.1 = file.1.replace(from, to);
+        files
+    };
+    let mut added = mentions_tree();
+    added.push((
+        "q/Tool.java",
+        "package q;\npublic class Tool {\n  public static void make() {}\n}\n".into(),
+    ));
+    let base = mentions_tree().len() as u64;
+    let cases: Vec<(&str, Files, u64)> = vec![
+        (
+            // `find` changed: Orders, UsesFind and UsesChain resolve again.
+            "an overload added",
+            edit(
+                "p/Orders.java",
+                "  public Order find",
+                "  public Order find(int id) { return null; }\n  public Order find",
+            ),
+            base - 3,
+        ),
+        (
+            // `visit`, `Visitor` and `each` (takes a Visitor): Visitor, Shop and
+            // UsesLambda, whose lambda's parameter is no longer an Order.
+            "a functional interface's parameter type changed",
+            edit("p/Visitor.java", "visit(Order o)", "visit(Orders o)"),
+            base - 3,
+        ),
+        (
+            // `pay` changed: Order, UsesFind and UsesLambda.
+            "a method removed",
+            edit("p/Order.java", "  public void pay() {}\n", ""),
+            base - 3,
+        ),
+        (
+            // A constructor: `Orders`, then `orders` (returns an Orders) and `useFind`
+            // (takes one): Orders, Shop, UsesFind and UsesChain.
+            "a constructor added",
+            edit(
+                "p/Orders.java",
+                "  public Order find",
+                "  public Orders(int size) {}\n  public Order find",
+            ),
+            base - 4,
+        ),
+        (
+            // `Tool` and `make`: Shadow now calls its own package's Tool; r's Tool
+            // writes both names.
+            "a type added that an on-demand import loses to",
+            added,
+            base - 2,
+        ),
+    ];
+    for (what, files, reused) in cases {
+        write(&mentions_tree());
+        let store_dir = dir.path().join("store");
+        if store_dir.exists() {
+            std::fs::remove_dir_all(&store_dir).expect("clear the store");
+        }
+        let store = Store::open(&store_dir).expect("store");
+        index_all(&store, &company(&store_dir), IndexMode::Incremental);
+        write(&files);
+        let reports = index_all(&store, &company(&store_dir), IndexMode::Incremental);
+        let full_dir = dir.path().join("full");
+        let full = Store::open(&full_dir).expect("store");
+        index_all(&full, &company(&full_dir), IndexMode::Full);
+        let (got, want) = (graph(&store), graph(&full));
+        assert_eq!(got, want, "{what}: the incremental graph is a full run's");
+        assert!(
+            want.get("edges")
+                .is_some_and(|e| e.keys().any(|k| k.contains("-calls->"))),
+            "{what}: the tree has calls"
+        );
+        assert_eq!(
+            reports.iter().map(|r| r.calls_reused).sum::<u64>(),
+            reused,
+            "{what}: the files that mention no changed name keep their calls"
+        );
+        drop(full);
+        std::fs::remove_dir_all(&full_dir).expect("remove the full store");
+    }
 }

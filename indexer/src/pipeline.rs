@@ -1159,7 +1159,13 @@ fn carried_calls(
             .collect();
         return Ok((carried, Some(previous)));
     }
-    let (names, kotlin) = match invalidation::invalidation(&changed, skeletons) {
+    let source_of: HashMap<&str, &SourceFile> = files.iter().map(|f| (f.rel.as_str(), f)).collect();
+    let text_of = |path: &str| {
+        source_of
+            .get(path)
+            .and_then(|f| walk::read_source(f, &mut Vec::new()))
+    };
+    let (names, kotlin) = match invalidation::invalidation(&changed, skeletons, &text_of) {
         invalidation::Invalidation::All(reason) => {
             tracing::debug!(%reason, "every file resolves again");
             return Ok((nothing, Some(previous)));
@@ -1172,7 +1178,6 @@ fn carried_calls(
         names = ?names.iter().take(40).collect::<Vec<_>>(),
         "files that mention these names resolve again"
     );
-    let source_of: HashMap<&str, &SourceFile> = files.iter().map(|f| (f.rel.as_str(), f)).collect();
     let carried: HashMap<String, FactsDigest> = unchanged
         .par_iter()
         .filter(|(path, facts, _)| {

@@ -15,7 +15,9 @@
 //!   may type a lambda (fewer than two abstract methods), changes its type's simple name;
 //! - a type added or removed changes its simple name and every member name it has;
 //! - meaning spreads to a fixpoint: a member whose signature mentions a changed name
-//!   changes its own name, a type whose supertypes mention one its own;
+//!   changes its own name, a type whose supertypes mention one its own, and a member
+//!   whose type is not written (inferred from its initializer or body) its own when its
+//!   file mentions one;
 //! - whatever this cannot follow by name re-resolves everything: a type's kind, modifiers,
 //!   annotations, supertypes or type parameters changing; the imports or package of a
 //!   file whose types have supertypes; a Kotlin file's declarations; a name declared by
@@ -109,10 +111,13 @@ const KOTLIN_IMPLICIT: &[&str] = &[
 
 /// What changed between the declarations of the files whose declarations changed:
 /// `changed` pairs each such path's skeleton before (`None`: the file is new) with its
-/// skeleton now (`None`: the file is gone); `now` is every skeleton of the product now.
+/// skeleton now (`None`: the file is gone); `now` is every skeleton of the product now;
+/// `text_of` gives a file's text by path (read only for a file declaring a member whose
+/// type is not written).
 pub(crate) fn invalidation(
     changed: &[(Option<&CodeFile>, Option<&CodeFile>)],
     now: &[CodeFile],
+    text_of: &dyn Fn(&str) -> Option<String>,
 ) -> Invalidation {
     let mut names: HashSet<String> = HashSet::new();
     for (before, after) in changed {
@@ -181,7 +186,7 @@ pub(crate) fn invalidation(
     if names.is_empty() {
         return Invalidation::Mentioning { names, kotlin: false };
     }
-    spread(&mut names, now);
+    spread(&mut names, now, text_of);
     // `<init>` is no name a file writes: a constructor is called by its type's name, which
     // a changed constructor put in already.
     names.remove("<init>");
@@ -359,21 +364,52 @@ fn encode<T: bincode::Encode>(value: &T) -> Vec<u8> {
 /// Spreads a change to a fixpoint over every declaration of the product: a member whose
 /// signature writes a changed name changes (with its accessor spellings), and so does a
 /// type whose supertypes or bounds write one; a member whose type is not written (inferred
-/// from what it is initialised with or returns) changes with any change. A type's members need not follow it: what
-/// it inherits is reached by the inherited member's own name, which is in if it changed.
-fn spread(names: &mut HashSet<String>, now: &[CodeFile]) {
+/// from what it is initialised with or returns, which its file writes) changes when its
+/// file mentions a changed name. A type's members need not follow it: what it inherits is
+/// reached by the inherited member's own name, which is in if it changed.
+fn spread(names: &mut HashSet<String>, now: &[CodeFile], text_of: &dyn Fn(&str) -> Option<String>) {
     with_accessors(names);
-    // Each declaration's written names, once.
+    let untyped = |m: &crate::facts::MethodDecl| {
+        m.name != "<init>" && m.return_type.as_deref().is_none_or(str::is_empty)
+    };
+    // The words of each file declaring a member whose type is not written; `None` for a
+    // file that cannot be read (its members change with any change).
+    let words: HashMap<&str, Option<Vec<String>>> = now
+        .iter()
+        .filter(|f| {
+            f.types
+                .iter()
+                .any(|t| t.methods.iter().any(untyped) || t.fields.iter().any(|f| f.ty.is_empty()))
+        })
+        .map(|f| {
+            let words = text_of(&f.path).map(|text| {
+                let mut words: Vec<String> = identifiers(&text).map(str::to_string).collect();
+                words.sort_unstable();
+                words.dedup();
+                words
+            });
+            (f.path.as_str(), words)
+        })
+        .collect();
+    const ANY: &str = "";
+    // Each declaration and the names it writes, once (every word of its file for one whose
+    // type is inferred; the empty name, always in, for a file that could not be read).
     struct Decl<'a> {
         name: &'a str,
         writes: Vec<&'a str>,
-        /// Its type is not written (a Kotlin property or function whose type is inferred
-        /// from its initializer or body, which may read any changed name): it changes
-        /// with any change.
-        inferred: bool,
     }
+    let inferred = |path: &str| -> Vec<&str> {
+        match words.get(path) {
+            Some(Some(words)) => words.iter().map(String::as_str).collect(),
+            _ => vec![ANY],
+        }
+    };
     let mut decls: Vec<Decl<'_>> = Vec::new();
-    for t in now.iter().flat_map(|f| &f.types).filter(|t| !t.anonymous) {
+    for (file, t) in now
+        .iter()
+        .flat_map(|f| f.types.iter().map(move |t| (f, t)))
+        .filter(|(_, t)| !t.anonymous)
+    {
         let header: Vec<&str> = t
             .extends
             .iter()
@@ -384,31 +420,30 @@ fn spread(names: &mut HashSet<String>, now: &[CodeFile]) {
         decls.push(Decl {
             name: &t.name,
             writes: header,
-            inferred: false,
         });
         for m in &t.methods {
-            let writes: Vec<&str> = m
+            let mut writes: Vec<&str> = m
                 .return_type
                 .iter()
                 .chain(m.params.iter().map(|p| &p.ty))
                 .chain(m.type_params.iter().flat_map(|(_, bounds)| bounds))
                 .flat_map(|w| identifiers(w))
                 .collect();
+            if untyped(m) {
+                writes.extend(inferred(&file.path));
+            }
             // A constructor is called by its type's name.
-            let constructor = m.name == "<init>";
-            let name = if constructor { &t.name } else { &m.name };
-            let inferred = !constructor && m.return_type.as_deref().is_none_or(str::is_empty);
-            decls.push(Decl {
-                name,
-                writes,
-                inferred,
-            });
+            let name = if m.name == "<init>" { &t.name } else { &m.name };
+            decls.push(Decl { name, writes });
         }
         for f in &t.fields {
+            let mut writes: Vec<&str> = identifiers(&f.ty).collect();
+            if f.ty.is_empty() {
+                writes.extend(inferred(&file.path));
+            }
             decls.push(Decl {
                 name: &f.name,
-                writes: identifiers(&f.ty).collect(),
-                inferred: f.ty.is_empty(),
+                writes,
             });
         }
     }
@@ -416,7 +451,7 @@ fn spread(names: &mut HashSet<String>, now: &[CodeFile]) {
     loop {
         let mut grew = false;
         for (d, done) in decls.iter().zip(done.iter_mut()) {
-            if *done || !(d.inferred || d.writes.iter().any(|w| names.contains(*w))) {
+            if *done || !d.writes.iter().any(|w| *w == ANY || names.contains(*w)) {
                 continue;
             }
             *done = true;

@@ -15,7 +15,7 @@ fn change(path: &str, before: Option<&str>, after: Option<&str>, rest: &[(&str, 
     let a = after.map(|t| java(path, t));
     let mut now: Vec<CodeFile> = rest.iter().map(|(p, t)| java(p, t)).collect();
     now.extend(a.clone());
-    invalidation(&[(b.as_ref(), a.as_ref())], &now)
+    invalidation(&[(b.as_ref(), a.as_ref())], &now, &|_| None)
 }
 
 fn names(i: &Invalidation) -> &HashSet<String> {
@@ -196,21 +196,25 @@ fn an_unchanged_functional_interface_beside_a_change_changes_nothing() {
 }
 
 #[test]
-fn a_member_whose_type_is_not_written_changes_with_any_change() {
+fn a_member_whose_type_is_not_written_changes_when_its_file_mentions_a_change() {
     // `svc`'s type is whatever `Factory.make()` returns: a file calling `holder.svc.go()`
     // writes neither `make` nor a type name that changed.
-    let kotlin = crate::lang::kotlin::parse_kotlin_file(
-        "Holder.kt",
-        "package p\n\nclass Holder {\n    val svc = Factory.make()\n    val count: Int = 0\n}\n",
-    );
-    let factory = "package p;\npublic class Factory {\n  public static Orders make() { return null; }\n}\n";
-    let changed = factory.replace("Orders make()", "Order make()");
+    let holder = "package p\n\nclass Holder {\n    val svc = Factory.make()\n    val count: Int = 0\n}\n";
+    let kotlin = crate::lang::kotlin::parse_kotlin_file("Holder.kt", holder);
+    let factory = "package p;\npublic class Factory {\n  public static Orders make() { return null; }\n  public static int other() { return 0; }\n}\n";
+    let now_with = |a: &CodeFile| vec![kotlin.clone(), a.clone()];
+    let text_of = |path: &str| (path == "Holder.kt").then(|| holder.to_string());
     let b = java("Factory.java", factory);
-    let a = java("Factory.java", &changed);
-    let now = vec![kotlin, a.clone()];
-    let n = invalidation(&[(Some(&b), Some(&a))], &now);
+    let a = java("Factory.java", &factory.replace("Orders make()", "Order make()"));
+    let n = invalidation(&[(Some(&b), Some(&a))], &now_with(&a), &text_of);
     for want in ["make", "svc", "getSvc"] {
         assert!(names(&n).contains(want), "{want}: {n:?}");
     }
     assert!(!names(&n).contains("count"), "a written type: {n:?}");
+    // A change its file does not mention leaves it; a file that cannot be read, not.
+    let a = java("Factory.java", &factory.replace("int other()", "long other()"));
+    let n = invalidation(&[(Some(&b), Some(&a))], &now_with(&a), &text_of);
+    assert!(!names(&n).contains("svc"), "{n:?}");
+    let n = invalidation(&[(Some(&b), Some(&a))], &now_with(&a), &|_| None);
+    assert!(names(&n).contains("svc"), "{n:?}");
 }

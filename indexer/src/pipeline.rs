@@ -1144,12 +1144,13 @@ fn carried_calls(
             },
             None => None,
         };
-        match (before, after) {
-            (Some((bf, bd)), Some((af, ad))) if bd.declarations == ad.declarations => {
-                // Only its own facts changed: it alone resolves again.
-                let _ = (bf, af);
-            }
-            (before, after) => changed.push((before.map(|(f, _)| f), after.map(|(f, _)| f))),
+        // A file whose declarations stayed as they were resolves again alone.
+        let same_declarations = matches!(
+            (before, after),
+            (Some((_, b)), Some((_, a))) if b.declarations == a.declarations
+        );
+        if !same_declarations {
+            changed.push((before.map(|(f, _)| f), after.map(|(f, _)| f)));
         }
     }
     if changed.is_empty() {
@@ -1191,10 +1192,7 @@ fn carried_calls(
                 return true;
             }
             // The text its facts were made from (else it changed since: resolved again).
-            let Some(text) = source_of
-                .get(path)
-                .and_then(|f| walk::read_source(f, &mut Vec::new()))
-            else {
+            let Some(text) = text_of(path) else {
                 return false;
             };
             cache::digest(path, &text) == *facts && !invalidation::mentions(&text, &names)
@@ -1711,7 +1709,10 @@ fn index_code(
         let mut fresh: Vec<(FactsDigest, Vec<u8>)> = Vec::new();
         let mut recognised = Vec::with_capacity(done.len());
         for (item, reused, entries, calls_key) in done {
-            cache.used.push(calls_key);
+            // Resolved again after the key looked up missed: kept under this run's key.
+            if entries.iter().any(|(key, _)| *key == calls_key) && !used.contains(&calls_key) {
+                cache.used.push(calls_key);
+            }
             calls_keys.insert(item.0.clone(), calls_key);
             cache.calls_reused += u64::from(reused.calls);
             cache.findings_reused += u64::from(reused.findings);

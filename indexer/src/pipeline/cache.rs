@@ -34,7 +34,7 @@ use semgraph_storage::{FactsDigest, Store};
 use sha2::{Digest, Sha256};
 
 use crate::company::DependencyTyping;
-use crate::facts::CodeFile;
+use crate::facts::{CodeFile, TypeDecl};
 
 /// Bumped whenever the shape or meaning of the facts changes; the build identity below
 /// already changes with every new binary, this guards a build that reuses one.
@@ -246,25 +246,29 @@ fn declarations(skeleton: &CodeFile) -> CodeFile {
         i.line = 0;
     }
     file.diagnostics = Vec::new();
-    for t in &mut file.types {
-        t.line_start = 0;
-        t.line_end = 0;
-        for f in &mut t.fields {
-            f.line = 0;
-        }
-        for m in &mut t.methods {
-            m.line_start = 0;
-            m.line_end = 0;
-            m.span = (0, 0);
-            m.calls = Default::default();
-            m.locals = Default::default();
-            m.strings = Default::default();
-            m.local_inits = Default::default();
-            m.string_locals = Default::default();
-            m.typed_values = Default::default();
-        }
-    }
+    file.types.iter_mut().for_each(strip_to_declarations);
     file
+}
+
+/// One type as [`declarations`] leaves it: no position, and no method's call sites, locals
+/// or strings.
+pub(crate) fn strip_to_declarations(t: &mut TypeDecl) {
+    t.line_start = 0;
+    t.line_end = 0;
+    for f in &mut t.fields {
+        f.line = 0;
+    }
+    for m in &mut t.methods {
+        m.line_start = 0;
+        m.line_end = 0;
+        m.span = (0, 0);
+        m.calls = Default::default();
+        m.locals = Default::default();
+        m.strings = Default::default();
+        m.local_inits = Default::default();
+        m.string_locals = Default::default();
+        m.typed_values = Default::default();
+    }
 }
 
 /// The digest of what recognising one file reads besides the file and its resolved calls:

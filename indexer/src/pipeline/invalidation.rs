@@ -334,26 +334,10 @@ fn changed_members(b: &TypeDecl, a: &TypeDecl) -> HashSet<String> {
         .collect()
 }
 
-/// A type without positions, and its methods without what their bodies call and declare
-/// (what `cache::declarations` leaves of a skeleton, which the resolution context digests).
+/// A type as the resolution context digests it (`cache::strip_to_declarations`).
 fn strip(t: &TypeDecl) -> TypeDecl {
     let mut t = t.clone();
-    t.line_start = 0;
-    t.line_end = 0;
-    for f in &mut t.fields {
-        f.line = 0;
-    }
-    for m in &mut t.methods {
-        m.line_start = 0;
-        m.line_end = 0;
-        m.span = (0, 0);
-        m.calls = Default::default();
-        m.locals = Default::default();
-        m.strings = Default::default();
-        m.local_inits = Default::default();
-        m.string_locals = Default::default();
-        m.typed_values = Default::default();
-    }
+    super::cache::strip_to_declarations(&mut t);
     t
 }
 

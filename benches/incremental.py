@@ -11,7 +11,9 @@ what each run's summary says it parsed and reused. A change appends a comment li
 file (its content, hence its digest, changes; its facts do not); then one file gets a line
 inserted at its top (every declaration moves, none changes: the other files' resolved calls
 and findings are reused) and one a method added (a declaration changes: the files that
-mention its name resolve again, and every file is recognised again).
+mention its name resolve again, and every file is recognised again) — once in a file whose
+name another file declares too (every file resolves again) and once in one whose name is
+its own.
 Targets (spring-boot, release build): 1 file <= 2 s, 100 files <= 5 s.
 
     cargo build --release
@@ -89,6 +91,15 @@ def main():
     rows.append(("1 file, a line inserted at its top", *index(args.bin, tree, store)))
     add_method(java[0])
     rows.append(("1 file, a method added", *index(args.bin, tree, store)))
+    # The first file above declares a name other files declare too (a sample copied into
+    # many integration tests): every file resolves again. The first file whose class name
+    # (its path under `java/`) no other file has is the common case.
+    by_name = {}
+    for p in tree.rglob("*.java"):
+        by_name.setdefault(str(p).rsplit("/java/", 1)[-1], []).append(p)
+    unique = next(p for p in java if len(by_name[p.rsplit("/java/", 1)[-1]]) == 1)
+    add_method(unique)
+    rows.append(("1 file, a method added, a name declared once", *index(args.bin, tree, store)))
     rows.append(("re-index --full", *index(args.bin, tree, store, full=True)))
     print(f"tree: {args.tree} ({len(java)} main Java files), binary: {args.bin}\n")
     print(

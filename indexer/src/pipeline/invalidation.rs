@@ -114,8 +114,8 @@ const KOTLIN_IMPLICIT: &[&str] = &[
 /// skeleton now (`None`: the file is gone); `now` is every skeleton of the product now;
 /// `text_of` gives a file's text by path (read only for a file declaring a member whose
 /// type is not written).
-pub(crate) fn invalidation(
-    changed: &[(Option<&CodeFile>, Option<&CodeFile>)],
+pub(crate) fn invalidation<'a>(
+    changed: &[(Option<&'a CodeFile>, Option<&'a CodeFile>)],
     now: &[CodeFile],
     text_of: &dyn Fn(&str) -> Option<String>,
 ) -> Invalidation {
@@ -126,17 +126,18 @@ pub(crate) fn invalidation(
         }
     }
     // The types the changed files declared and declare, by name.
-    let declared = |side: &mut dyn Iterator<Item = &CodeFile>| -> Result<HashMap<String, TypeDecl>, String> {
-        let mut types: HashMap<String, TypeDecl> = HashMap::new();
-        for file in side {
-            for t in file.types.iter().filter(|t| !t.anonymous) {
-                if types.insert(t.fqn.clone(), t.clone()).is_some() {
-                    return Err(format!("{} is declared twice", t.fqn));
+    let declared =
+        |side: &mut dyn Iterator<Item = &'a CodeFile>| -> Result<HashMap<&'a str, &'a TypeDecl>, String> {
+            let mut types: HashMap<&str, &TypeDecl> = HashMap::new();
+            for file in side {
+                for t in file.types.iter().filter(|t| !t.anonymous) {
+                    if types.insert(&t.fqn, t).is_some() {
+                        return Err(format!("{} is declared twice", t.fqn));
+                    }
                 }
             }
-        }
-        Ok(types)
-    };
+            Ok(types)
+        };
     let before = match declared(&mut changed.iter().filter_map(|(b, _)| *b)) {
         Ok(types) => types,
         Err(reason) => return Invalidation::All(reason),
@@ -152,16 +153,16 @@ pub(crate) fn invalidation(
         .collect();
     for file in now.iter().filter(|f| !changed_paths.contains(f.path.as_str())) {
         for t in file.types.iter().filter(|t| !t.anonymous) {
-            if before.contains_key(&t.fqn) || after.contains_key(&t.fqn) {
+            if before.contains_key(t.fqn.as_str()) || after.contains_key(t.fqn.as_str()) {
                 return Invalidation::All(format!("{} is declared by another file too", t.fqn));
             }
         }
     }
-    let mut fqns: Vec<&String> = before.keys().chain(after.keys()).collect();
-    fqns.sort();
+    let mut fqns: Vec<&str> = before.keys().chain(after.keys()).copied().collect();
+    fqns.sort_unstable();
     fqns.dedup();
     for fqn in fqns {
-        match (before.get(fqn), after.get(fqn)) {
+        match (before.get(fqn).copied(), after.get(fqn).copied()) {
             (Some(t), None) | (None, Some(t)) => add_type(t, &mut names),
             (Some(b), Some(a)) => {
                 if header(b) != header(a) {
